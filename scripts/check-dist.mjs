@@ -1,0 +1,33 @@
+// Fails when dist/ differs from a fresh build of the sources, naming the files that differ.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+
+function listFiles(dir) {
+  return readdirSync(dir, { recursive: true })
+    .map((name) => join(dir, String(name)))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => relative(dir, path))
+    .sort();
+}
+
+const fresh = mkdtempSync(join(tmpdir(), "pitcrew-dist-"));
+try {
+  execFileSync(process.execPath, ["scripts/build.mjs", fresh], { stdio: "inherit" });
+  const committed = listFiles("dist");
+  const built = listFiles(fresh);
+  const names = [...new Set([...committed, ...built])].sort();
+  const stale = names.filter((name) => {
+    if (!committed.includes(name) || !built.includes(name)) return true;
+    return !readFileSync(join("dist", name)).equals(readFileSync(join(fresh, name)));
+  });
+  if (stale.length > 0) {
+    console.error(`dist/ is stale: ${stale.join(", ")} differ from a fresh build.`);
+    console.error("Run `npm run build` and commit dist/.");
+    process.exit(1);
+  }
+  console.log(`dist/ is up to date (${built.length} files).`);
+} finally {
+  rmSync(fresh, { recursive: true, force: true });
+}

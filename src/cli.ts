@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+/**
+ * The `pitcrew` command for a local checkout: the same pipeline the action runs, for people
+ * trying pitcrew and for debugging a run. Subcommands live in src/commands/.
+ */
+import { sandboxCommand } from "./commands/sandbox.ts";
+
+const USAGE = `usage: pitcrew <command> [options]
+
+commands:
+  sandbox [--workspace DIR] [--explain] [--sandbox auto|bwrap|none] [--timeout SECONDS] -- CMD [ARG...]
+      Run one command under the exact sandbox policy the agent gets.
+      Exit status is the command's; 124 when it timed out; 125 when the sandbox cannot start.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "sandbox") return sandboxCommand(rest);
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  process.stderr.write(`pitcrew: unknown command '${command}'\n${USAGE}`);
+  return 2;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,55 @@
+/**
+ * Compiles a `Policy` to a bubblewrap argv. Pure: the same policy and command give the same
+ * argv, so tests assert on it directly. Why each flag is here is in docs/sandbox.md; the order
+ * matters (mask first, then bind back, then remount read-only).
+ */
+import type { Policy } from "./policy.ts";
+
+export interface BwrapCommand {
+  /** argv of the command to run inside. */
+  argv: readonly string[];
+  /** Working directory inside the sandbox; defaults to the workspace. */
+  cwd?: string;
+  /** File descriptor number (in bwrap) carrying the seccomp filter, when one is passed. */
+  seccompFd?: number;
+}
+
+export const BWRAP_HOSTNAME = "pitcrew-sandbox";
+
+export function bwrapArgs(policy: Policy, command: BwrapCommand): string[] {
+  const args = [
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--disable-userns",
+    // bwrap keeps every capability inside the namespace when started by root; drop them so a
+    // root-run harness cannot remount the read-only binds writable.
+    "--cap-drop",
+    "ALL",
+    "--die-with-parent",
+    "--new-session",
+    "--hostname",
+    BWRAP_HOSTNAME,
+    "--clearenv",
+  ];
+  for (const [name, value] of Object.entries(policy.env).sort(([a], [b]) => a.localeCompare(b))) {
+    args.push("--setenv", name, value);
+  }
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  args.push("--size", String(policy.tmpfsBytes.tmp), "--tmpfs", "/tmp");
+  args.push("--size", String(policy.tmpfsBytes.devShm), "--tmpfs", "/dev/shm");
+  for (const hidden of policy.hidden) args.push("--tmpfs", hidden);
+  args.push("--size", String(policy.tmpfsBytes.home), "--tmpfs", policy.home);
+  for (const dir of policy.homeReadOnly) args.push("--ro-bind", dir, dir);
+  args.push("--bind", policy.workspace, policy.workspace);
+  for (const { path } of policy.readOnly) args.push("--ro-bind", path, path);
+  for (const { source, target } of policy.overlays) args.push("--ro-bind", source, target);
+  for (const hidden of policy.hidden) args.push("--remount-ro", hidden);
+  args.push("--chdir", command.cwd ?? policy.workspace);
+  if (command.seccompFd !== undefined) args.push("--seccomp", String(command.seccompFd));
+  args.push("--", ...command.argv);
+  return args;
+}

@@ -1,0 +1,128 @@
+/**
+ * The sandbox policy as data: what a tool command may read, write and see. One `Policy` is
+ * resolved per session (see resolve.ts) and compiled by a backend (bwrap.ts, seatbelt.ts). This
+ * file holds only the types and the defaults; it does no I/O.
+ */
+
+export type BackendName = "bwrap" | "seatbelt" | "none";
+
+/** What a user can choose (action input `sandbox`, `.github/pitcrew.yml`, CLI flags). */
+export interface SandboxSettings {
+  /** `auto` picks bwrap on Linux and Seatbelt on macOS; `none` must be chosen explicitly. */
+  backend: "auto" | BackendName;
+  /** Wall-clock limit per command; the whole process tree is killed when it passes. */
+  timeoutMs: number;
+  /** Keep `.github/workflows` read-only (workflow files run later with secrets). */
+  protectWorkflows: boolean;
+  /** Folders under `$HOME` bound back read-only into the otherwise hidden home (caches, toolchains). */
+  homeReadOnly: string[];
+  /** More absolute paths to hide (self-hosted runners keep credentials in odd places). */
+  extraHidden: string[];
+  /** More environment variable names passed into the sandbox (secret-looking names are refused). */
+  extraEnv: string[];
+  limits: Limits;
+  /** Sizes of the private tmpfs mounts, in bytes. */
+  tmpfsBytes: { tmp: number; devShm: number; home: number };
+}
+
+export interface Limits {
+  /** Processes the sandbox may add on top of what its uid already runs (RLIMIT_NPROC is per uid). */
+  processes: number;
+  /** Largest file a command may write. */
+  fileSizeBytes: number;
+  /** Virtual address space per process; 0 = no limit. */
+  addressSpaceBytes: number;
+  /** Bytes kept from each of stdout and stderr (head and tail); the middle of a flood is dropped. */
+  outputBytes: number;
+}
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+/**
+ * Caches and toolchains builds read from `$HOME`. Only the data folders, never the ones that can
+ * hold credentials (`~/.m2/settings.xml`, `~/.cargo/credentials.toml`, `~/.gradle/gradle.properties`,
+ * `~/.npmrc`, `~/.docker`, `~/.ssh` stay hidden).
+ */
+export const DEFAULT_HOME_READ_ONLY: readonly string[] = [
+  ".m2/repository",
+  ".gradle/caches",
+  ".gradle/wrapper",
+  ".cargo/bin",
+  ".cargo/registry",
+  ".cargo/git",
+  ".rustup",
+  ".npm/_cacache",
+  ".cache/pip",
+  ".cache/go-build",
+  ".cache/yarn",
+  ".cache/ms-playwright",
+  "go/pkg/mod",
+  "go/bin",
+  ".nvm",
+  ".pyenv",
+  ".rbenv",
+  ".local/bin",
+  ".local/lib",
+  ".dotnet",
+  ".nuget/packages",
+  ".bun/bin",
+  ".deno",
+  ".volta",
+  ".sdkman/candidates",
+];
+
+export const DEFAULT_SETTINGS: SandboxSettings = {
+  backend: "auto",
+  timeoutMs: 60_000,
+  protectWorkflows: true,
+  homeReadOnly: [...DEFAULT_HOME_READ_ONLY],
+  extraHidden: [],
+  extraEnv: [],
+  limits: {
+    processes: 2048,
+    fileSizeBytes: 4 * GiB,
+    // V8 reserves ~10 GiB of address space per WebAssembly memory and JVMs reserve their heap up
+    // front, so a tight cap breaks ordinary builds; this one stops runaway allocations only.
+    addressSpaceBytes: 32 * GiB,
+    outputBytes: 4 * MiB,
+  },
+  tmpfsBytes: { tmp: 1 * GiB, devShm: 256 * MiB, home: 1 * GiB },
+};
+
+/** A path inside the workspace kept read-only, with the identity it had when the session began. */
+export interface ProtectedPath {
+  path: string;
+  dev: number;
+  ino: number;
+}
+
+/** A file bound read-only over another (the sanitised `.git/config` over the real one). */
+export interface FileOverlay {
+  source: string;
+  target: string;
+}
+
+/** The resolved policy: absolute real paths, decided once per session. */
+export interface Policy {
+  backend: BackendName;
+  /** The checkout: the only place a command may write (besides private tmpfs mounts). */
+  workspace: string;
+  /** Inside the workspace, read-only: `.git` (whole), resolved git dirs, `.github/workflows`. */
+  readOnly: ProtectedPath[];
+  /** Sanitised git config files bound over the real ones. */
+  overlays: FileOverlay[];
+  /** `$HOME`, replaced by an empty private tmpfs. */
+  home: string;
+  /** Existing folders under `$HOME` bound back read-only. */
+  homeReadOnly: string[];
+  /** Replaced by empty read-only tmpfs mounts: `$RUNNER_TEMP`, the runner's install folder, `/run`… */
+  hidden: string[];
+  /** The command's complete environment (allowlisted from the harness's). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  limits: Limits;
+  /** RLIMIT_NPROC to apply: the uid's current process count plus `limits.processes`. */
+  processCeiling: number;
+  tmpfsBytes: { tmp: number; devShm: number; home: number };
+}

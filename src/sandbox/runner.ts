@@ -1,0 +1,151 @@
+/**
+ * Runs one prepared command line (a backend's wrapper argv) with a wall-clock timeout that kills
+ * the whole tree, output read under a byte ceiling, and only descriptors 0-2 (plus one extra,
+ * the seccomp filter) passed on. It knows nothing of policies: backends hand it an argv and an
+ * environment.
+ */
+import { spawn } from "node:child_process";
+import type { StdioOptions } from "node:child_process";
+import { constants } from "node:os";
+import { PitcrewError } from "../errors.ts";
+import { closeInheritedFds } from "./fds.ts";
+import { OutputCapture } from "./output.ts";
+import type { CapturedOutput } from "./output.ts";
+
+export interface SpawnSpec {
+  /** Program and arguments, program first. */
+  argv: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd?: string;
+  /** Bytes written to the command's stdin; without it stdin is /dev/null (or inherited). */
+  stdin?: string | Buffer;
+  /** Pass the caller's terminal through instead of capturing (the CLI). */
+  inheritStdio?: boolean;
+  /** An open descriptor handed to the child as fd 3 (bwrap's `--seccomp 3`). */
+  fd3?: number;
+  timeoutMs: number;
+  outputBytes: number;
+  signal?: AbortSignal;
+  /** Start a new process group and kill all of it (backends without a PID namespace). */
+  killGroup?: boolean;
+}
+
+export interface RunResult {
+  /** The command's exit code, or null when a signal ended it. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  stdout: CapturedOutput;
+  stderr: CapturedOutput;
+}
+
+const EMPTY: CapturedOutput = { text: "", bytes: 0, truncated: false };
+/** After the main process exits, how long to wait for its pipes to drain. */
+const DRAIN_MS = 200;
+
+/** Exit status in the shell's convention: the code, or 128 + signal number. */
+export function shellStatus(result: Pick<RunResult, "exitCode" | "signal">): number {
+  if (result.exitCode !== null) return result.exitCode;
+  const number = result.signal ? constants.signals[result.signal] : undefined;
+  return 128 + (number ?? 0);
+}
+
+export function runContained(spec: SpawnSpec): Promise<RunResult> {
+  closeInheritedFds();
+  const [program, ...args] = spec.argv;
+  if (program === undefined) throw new Error("runContained: empty argv");
+  const stdinMode = spec.inheritStdio ? "inherit" : spec.stdin === undefined ? "ignore" : "pipe";
+  const outMode = spec.inheritStdio ? "inherit" : "pipe";
+  const stdio: StdioOptions = [stdinMode, outMode, outMode];
+  if (spec.fd3 !== undefined) stdio.push(spec.fd3);
+
+  const started = performance.now();
+  const stdout = new OutputCapture(spec.outputBytes);
+  const stderr = new OutputCapture(spec.outputBytes);
+
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(program, args, {
+      env: spec.env,
+      cwd: spec.cwd,
+      stdio,
+      detached: spec.killGroup ?? false,
+    });
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+
+    const kill = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        if (spec.killGroup) process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, spec.timeoutMs);
+    const onAbort = (): void => {
+      cancelled = true;
+      kill();
+    };
+    if (spec.signal?.aborted) onAbort();
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    if (child.stdin) {
+      child.stdin.on("error", () => {
+        // the command did not read all of its input; that is its business
+      });
+      child.stdin.end(spec.stdin);
+    }
+
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      // Anything left in the group (background jobs) goes with the command.
+      if (spec.killGroup && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // group already empty
+        }
+      }
+      resolvePromise({
+        exitCode,
+        signal,
+        timedOut,
+        cancelled,
+        durationMs: performance.now() - started,
+        stdout: spec.inheritStdio ? EMPTY : stdout.result(),
+        stderr: spec.inheritStdio ? EMPTY : stderr.result(),
+      });
+    };
+
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      settled = true;
+      reject(
+        new PitcrewError("sandbox-start-failed", `Could not start ${program}: ${error.message}.`, {
+          cause: error,
+        }),
+      );
+    });
+    child.on("close", (code, signal) => finish(code, signal));
+    child.on("exit", (code, signal) => {
+      // A survivor that kept our pipes open must not hold the result hostage.
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, DRAIN_MS).unref();
+    });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Compiles a `Policy` to a macOS Seatbelt (SBPL) profile for `/usr/bin/sandbox-exec`. Paths never
+ * enter the profile text: they are `-D` parameters, so a path with quotes or parentheses cannot
+ * change the rules. Pure. What differs from bwrap is in docs/sandbox.md: no PID namespace (the
+ * runner kills the process group), no clean copy of `.git/config` (a token there is refused).
+ */
+import { dirname, relative } from "node:path";
+import type { Policy } from "./policy.ts";
+
+export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
+
+export interface SeatbeltProgram {
+  profile: string;
+  params: Record<string, string>;
+}
+
+/** Folders between the workspace and a protected path: renaming one would carry the path away. */
+function ancestorsInside(workspace: string, path: string): string[] {
+  const found: string[] = [];
+  for (
+    let dir = dirname(path);
+    relative(workspace, dir) !== "" && !relative(workspace, dir).startsWith("..");
+    dir = dirname(dir)
+  ) {
+    found.push(dir);
+  }
+  return found;
+}
+
+export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
+  const params: Record<string, string> = {
+    WORKSPACE: policy.workspace,
+    TMP: tmp,
+    HOME: policy.home,
+  };
+  const list = (prefix: string, paths: readonly string[], form: "subpath" | "literal"): string =>
+    paths
+      .map((path, index) => {
+        params[`${prefix}_${index}`] = path;
+        return `(${form} (param "${prefix}_${index}"))`;
+      })
+      .join(" ");
+
+  const protectedPaths = policy.readOnly.map(({ path }) => path);
+  const ancestors = [
+    ...new Set(protectedPaths.flatMap((path) => ancestorsInside(policy.workspace, path))),
+  ];
+  const hidden = list("HIDDEN", policy.hidden, "subpath");
+  const homeReadOnly = list("HOME_RO", policy.homeReadOnly, "subpath");
+  const readOnly = list("READONLY", protectedPaths, "subpath");
+  const pinned = list("ANCESTOR", ancestors, "literal");
+
+  const lines = [
+    "(version 1)",
+    "(deny default)",
+    "; processes: fork and exec, but see and signal only this sandbox",
+    "(allow process-exec process-fork)",
+    "(allow process-info* (target same-sandbox))",
+    "(allow signal (target same-sandbox))",
+    "(allow mach-priv-task-port (target same-sandbox))",
+    "; the few system services ordinary tools need",
+    "(allow user-preference-read)",
+    "(allow mach-host*)",
+    '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.PowerManagement.control"))',
+    "(allow ipc-posix-sem ipc-posix-shm)",
+    '(allow iokit-open (iokit-registry-entry-class "RootDomainUserClient"))',
+    '(allow sysctl-read (sysctl-name-prefix "hw.") (sysctl-name-prefix "machdep.cpu.") (sysctl-name-prefix "kern.proc.pid.") (sysctl-name "kern.argmax") (sysctl-name "kern.hostname") (sysctl-name "kern.osrelease") (sysctl-name "kern.ostype") (sysctl-name "kern.osversion") (sysctl-name "kern.version") (sysctl-name "vm.loadavg") (sysctl-name "kern.maxfilesperproc"))',
+    "(allow pseudo-tty)",
+    '(allow file-read* file-write* file-ioctl (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$"))',
+    '(allow file-write-data file-ioctl (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper"))',
+    "; files: read broadly, but not the home folder, the runner's folders or other hidden paths",
+    "(allow file-read*)",
+    `(deny file-read* (subpath (param "HOME"))${hidden ? ` ${hidden}` : ""})`,
+    `(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "TMP"))${homeReadOnly ? ` ${homeReadOnly}` : ""})`,
+    "; writes: the workspace minus .git and workflows, and a private temporary folder",
+    `(allow file-write* (require-all (subpath (param "WORKSPACE"))${readOnly ? ` (require-not (require-any ${readOnly}))` : ""}) (subpath (param "TMP")))`,
+  ];
+  if (pinned) lines.push(`(deny file-write-unlink ${pinned})`);
+  lines.push("; no network rule at all: TCP, UDP, unix sockets and DNS stay denied");
+  return { profile: lines.join("\n") + "\n", params };
+}
+
+export function seatbeltArgv(program: SeatbeltProgram, argv: readonly string[]): string[] {
+  const defines = Object.entries(program.params).map(([key, value]) => `-D${key}=${value}`);
+  return [SANDBOX_EXEC, "-p", program.profile, ...defines, "--", ...argv];
+}
