@@ -42,6 +42,10 @@ export function bwrapArgs(policy: Policy, command: BwrapCommand): string[] {
   args.push("--size", String(policy.tmpfsBytes.tmp), "--tmpfs", "/tmp");
   args.push("--size", String(policy.tmpfsBytes.devShm), "--tmpfs", "/dev/shm");
   for (const hidden of policy.hidden) args.push("--tmpfs", hidden);
+  // bwrap leaves /proc/sys writable when its directory looks read-only (mode 0555), but the
+  // kernel lets the global root uid write sysctls without any capability: a root-run harness
+  // would let the agent set kernel.core_pattern (a host-root helper). Bind it read-only.
+  args.push("--ro-bind", "/proc/sys", "/proc/sys");
   args.push("--size", String(policy.tmpfsBytes.home), "--tmpfs", policy.home);
   for (const dir of policy.homeReadOnly) args.push("--ro-bind", dir, dir);
   args.push("--bind", policy.workspace, policy.workspace);

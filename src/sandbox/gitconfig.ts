@@ -79,6 +79,11 @@ export function sanitiseEntries(entries: readonly ConfigEntry[]): ConfigEntry[] 
     });
 }
 
+/** Subsection names allow only `\\` and `\"` escapes (git drops the backslash of any other). */
+function quoteSubsection(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+}
+
 function quote(text: string): string {
   return text
     .replace(/\\/g, "\\\\")
@@ -92,7 +97,8 @@ export function formatConfig(entries: readonly ConfigEntry[]): string {
   const groups = new Map<string, string[]>();
   for (const { key, value } of entries) {
     const { section, subsection, name } = splitKey(key);
-    const header = subsection === null ? `[${section}]` : `[${section} "${quote(subsection)}"]`;
+    const header =
+      subsection === null ? `[${section}]` : `[${section} "${quoteSubsection(subsection)}"]`;
     const lines = groups.get(header) ?? [];
     lines.push(value === null ? `\t${name}` : `\t${name} = "${quote(value)}"`);
     groups.set(header, lines);
@@ -116,6 +122,7 @@ export function findToken(text: string): string | null {
 export function writeSanitisedConfig(source: string, target: string): void {
   const raw = execFileSync("git", ["config", "--file", source, "--list", "--null"], {
     encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: "/usr/local/bin:/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" },
   });
   const text = formatConfig(sanitiseEntries(parseConfigList(raw)));

@@ -110,6 +110,8 @@ export interface Policy {
   workspace: string;
   /** Inside the workspace, read-only: `.git` (whole), resolved git dirs, `.github/workflows`. */
   readOnly: ProtectedPath[];
+  /** Empty folders created only to be mounted read-only (`.github/workflows`), removed at the end. */
+  createdDirs: string[];
   /** Sanitised git config files bound over the real ones. */
   overlays: FileOverlay[];
   /** `$HOME`, replaced by an empty private tmpfs. */

@@ -5,6 +5,7 @@
  */
 import {
   existsSync,
+  mkdirSync,
   lstatSync,
   mkdtempSync,
   readFileSync,
@@ -39,7 +40,8 @@ export function chooseBackend(settings: SandboxSettings, platform = process.plat
 
 export function isInside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  // `..` as a whole component means outside; a name such as `..cache` is inside.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Components from `root` (exclusive) down to `path` (inclusive). */
@@ -159,6 +161,22 @@ function repoHooksPath(configFile: string, workspace: string): string | null {
 }
 
 /**
+ * Creates `path` (and missing parents inside the workspace) when absent, so it can be mounted
+ * read-only: a repository without workflows must not gain one either. Creates nothing where a
+ * component is a symlink (protect() then refuses). Returns what it created, outermost first.
+ */
+function ensureMountPoint(workspace: string, path: string): string[] {
+  const created: string[] = [];
+  for (const component of chain(workspace, path)) {
+    if (isSymlink(component)) break;
+    if (existsSync(component)) continue;
+    mkdirSync(component);
+    created.push(component);
+  }
+  return created;
+}
+
+/**
  * The install folder of the GitHub runner running this job: walk up the parent processes to
  * `Runner.Worker` and take the folder above its `bin/`. Null when not under a runner (or no /proc).
  */
@@ -265,11 +283,10 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
   const layout = gitLayout(workspace);
   const protectedPaths = [...(layout?.protectedPaths ?? [])];
   if (layout?.hooksPath) protectedPaths.push(layout.hooksPath);
-  const workflows = join(workspace, ".github", "workflows");
-  if (
-    settings.protectWorkflows &&
-    (existsSync(workflows) || isSymlink(join(workspace, ".github")))
-  ) {
+  const createdDirs: string[] = [];
+  if (settings.protectWorkflows) {
+    const workflows = join(workspace, ".github", "workflows");
+    createdDirs.push(...ensureMountPoint(workspace, workflows));
     protectedPaths.push(workflows);
   }
   const readOnly = protectedPaths.map((path) => protect(workspace, path));
@@ -296,6 +313,7 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     backend,
     workspace,
     readOnly,
+    createdDirs,
     overlays,
     home,
     homeReadOnly,

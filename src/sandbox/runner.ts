@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import type { StdioOptions } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import { constants } from "node:os";
 import { PitcrewError } from "../errors.ts";
 import { closeInheritedFds } from "./fds.ts";
@@ -52,6 +53,72 @@ export function shellStatus(result: Pick<RunResult, "exitCode" | "signal">): num
   return 128 + (number ?? 0);
 }
 
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+function procState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every process below `pid`, read from /proc (empty where there is no /proc). */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // ended while we looked
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of parents.get(queue.shift() ?? -1) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/**
+ * SIGKILL `pid`, everything below it and, for backends without a PID namespace, its process group.
+ * Killing bwrap alone is not enough in its first milliseconds: before its child has set up
+ * --die-with-parent, that child (the sandbox's PID 1) would survive (containers/bubblewrap#633).
+ * Stopping the top process first freezes the tree so the list is complete; killing the sandbox's
+ * PID 1 takes its whole PID namespace with it. Without a namespace, a `setsid` process still
+ * below the command is found through /proc although it left the group.
+ */
+async function killTree(pid: number, group: boolean): Promise<void> {
+  signalQuietly(group ? -pid : pid, "SIGSTOP");
+  for (let waited = 0; waited < 50; waited++) {
+    const state = procState(pid);
+    if (state === null || state === "T" || state === "t" || state === "Z") break;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1));
+  }
+  for (const descendant of descendantsOf(pid)) signalQuietly(descendant, "SIGKILL");
+  signalQuietly(group ? -pid : pid, "SIGKILL");
+}
+
 export function runContained(spec: SpawnSpec): Promise<RunResult> {
   closeInheritedFds();
   const [program, ...args] = spec.argv;
@@ -78,12 +145,7 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
 
     const kill = (): void => {
       if (child.pid === undefined) return;
-      try {
-        if (spec.killGroup) process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
+      void killTree(child.pid, spec.killGroup ?? false);
     };
     const timer = setTimeout(() => {
       timedOut = true;

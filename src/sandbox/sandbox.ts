@@ -3,7 +3,15 @@
  * backend (failing closed), and returns a `Sandbox` whose `run` executes one command under that
  * policy. Backends differ only in how they wrap the command line.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgs } from "./bwrap.ts";
@@ -164,6 +172,13 @@ export async function createSandbox(
       },
       dispose() {
         rmSync(stateDir, { recursive: true, force: true });
+        for (const dir of [...policy.createdDirs].reverse()) {
+          try {
+            rmdirSync(dir);
+          } catch {
+            // no longer empty: it is the user's now
+          }
+        }
       },
     };
   } catch (error) {

@@ -4,8 +4,9 @@
  * change the rules. Pure. What differs from bwrap is in docs/sandbox.md: no PID namespace (the
  * runner kills the process group), no clean copy of `.git/config` (a token there is refused).
  */
-import { dirname, relative } from "node:path";
+import { dirname } from "node:path";
 import type { Policy } from "./policy.ts";
+import { isInside } from "./resolve.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
@@ -17,11 +18,7 @@ export interface SeatbeltProgram {
 /** Folders between the workspace and a protected path: renaming one would carry the path away. */
 function ancestorsInside(workspace: string, path: string): string[] {
   const found: string[] = [];
-  for (
-    let dir = dirname(path);
-    relative(workspace, dir) !== "" && !relative(workspace, dir).startsWith("..");
-    dir = dirname(dir)
-  ) {
+  for (let dir = dirname(path); dir !== workspace && isInside(dir, workspace); dir = dirname(dir)) {
     found.push(dir);
   }
   return found;
