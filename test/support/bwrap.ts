@@ -14,6 +14,7 @@ export const BWRAP_MISSING =
 export function needsBwrap(): { skip: string | false } {
   if (process.platform !== "linux") return { skip: "bubblewrap tests run on Linux only" };
   if (findBwrap() !== null) return { skip: false };
-  if (process.env.CI === "true") throw new Error(`${BWRAP_MISSING} (CI=true: failing instead of skipping)`);
+  if (process.env.CI === "true")
+    throw new Error(`${BWRAP_MISSING} (CI=true: failing instead of skipping)`);
   return { skip: BWRAP_MISSING };
 }
