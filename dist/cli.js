@@ -6,7 +6,7 @@ import {
   createSandbox,
   describeError,
   shellStatus
-} from "./chunks/chunk-UPR2Q4JI.js";
+} from "./chunks/chunk-WKYEE4YY.js";
 
 // src/commands/sandbox.ts
 import { parseArgs } from "node:util";
@@ -22,6 +22,8 @@ function explainPolicy(policy, prepared) {
     `workspace (writable): ${policy.workspace}`,
     "read-only inside the workspace:",
     list(policy.readOnly.map(({ path }) => path)),
+    "pinned (cannot be renamed or replaced; contents stay writable):",
+    list(policy.pinned.map(({ path }) => path)),
     "git config replaced by a sanitised copy:",
     list(policy.overlays.map(({ target }) => target)),
     `home (hidden, private tmpfs): ${policy.home}`,

@@ -7,7 +7,7 @@ import {
   __toESM,
   createSandbox,
   describeError
-} from "./chunks/chunk-UPR2Q4JI.js";
+} from "./chunks/chunk-WKYEE4YY.js";
 
 // node_modules/tunnel/lib/tunnel.js
 var require_tunnel = __commonJS({

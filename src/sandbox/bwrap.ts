@@ -49,6 +49,7 @@ export function bwrapArgs(policy: Policy, command: BwrapCommand): string[] {
   args.push("--size", String(policy.tmpfsBytes.home), "--tmpfs", policy.home);
   for (const dir of policy.homeReadOnly) args.push("--ro-bind", dir, dir);
   args.push("--bind", policy.workspace, policy.workspace);
+  for (const { path } of policy.pinned) args.push("--bind", path, path);
   for (const { path } of policy.readOnly) args.push("--ro-bind", path, path);
   for (const { source, target } of policy.overlays) args.push("--ro-bind", source, target);
   for (const hidden of policy.hidden) args.push("--remount-ro", hidden);

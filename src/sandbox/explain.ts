@@ -17,6 +17,8 @@ export function explainPolicy(policy: Policy, prepared: Prepared): string {
     `workspace (writable): ${policy.workspace}`,
     "read-only inside the workspace:",
     list(policy.readOnly.map(({ path }) => path)),
+    "pinned (cannot be renamed or replaced; contents stay writable):",
+    list(policy.pinned.map(({ path }) => path)),
     "git config replaced by a sanitised copy:",
     list(policy.overlays.map(({ target }) => target)),
     `home (hidden, private tmpfs): ${policy.home}`,

@@ -1,8 +1,9 @@
 /**
  * The sandbox policy as data: what a tool command may read, write and see. One `Policy` is
  * resolved per session (see resolve.ts) and compiled by a backend (bwrap.ts, seatbelt.ts). This
- * file holds only the types and the defaults; it does no I/O.
+ * file holds only the types, the defaults and pure helpers over them; it does no I/O.
  */
+import { isAbsolute, join, relative, sep } from "node:path";
 
 export type BackendName = "bwrap" | "seatbelt" | "none";
 
@@ -97,6 +98,27 @@ export interface ProtectedPath {
   ino: number;
 }
 
+/** Is `path` the folder `dir` or inside it? (`..x` is a name inside; only `..` leaves.) */
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The folders strictly between `workspace` and each of `paths`, outermost first, without
+ * duplicates. Renaming one of them would carry a protected path away.
+ */
+export function pinnedAncestors(workspace: string, paths: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    if (path === workspace || !isInside(path, workspace)) continue;
+    const parts = relative(workspace, path).split(sep);
+    for (let depth = 1; depth < parts.length; depth++)
+      found.add(join(workspace, ...parts.slice(0, depth)));
+  }
+  return [...found].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
+}
+
 /** A file bound read-only over another (the sanitised `.git/config` over the real one). */
 export interface FileOverlay {
   source: string;
@@ -110,6 +132,11 @@ export interface Policy {
   workspace: string;
   /** Inside the workspace, read-only: `.git` (whole), resolved git dirs, `.github/workflows`. */
   readOnly: ProtectedPath[];
+  /**
+   * Folders between the workspace and a protected path (`.github` above `.github/workflows`),
+   * bound onto themselves so they cannot be renamed or replaced while a command runs.
+   */
+  pinned: ProtectedPath[];
   /** Empty folders created only to be mounted read-only (`.github/workflows`), removed at the end. */
   createdDirs: string[];
   /** Sanitised git config files bound over the real ones. */

@@ -18,6 +18,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PitcrewError } from "../errors.ts";
 import { sandboxEnv } from "./env.ts";
 import { findToken, writeSanitisedConfig } from "./gitconfig.ts";
+import { isInside, pinnedAncestors } from "./policy.ts";
 import type { BackendName, FileOverlay, Policy, ProtectedPath, SandboxSettings } from "./policy.ts";
 
 export interface ResolveOptions {
@@ -36,12 +37,6 @@ export function chooseBackend(settings: SandboxSettings, platform = process.plat
     "sandbox-unsupported-platform",
     `There is no sandbox for ${platform}. Run on a Linux or macOS runner, or set sandbox: none to run commands unsandboxed (not recommended).`,
   );
-}
-
-export function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  // `..` as a whole component means outside; a name such as `..cache` is inside.
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Components from `root` (exclusive) down to `path` (inclusive). */
@@ -72,7 +67,7 @@ function protect(workspace: string, path: string): ProtectedPath {
  * command: between commands no sandbox process is alive, so nothing can race this check.
  */
 export function verifyProtected(policy: Policy): void {
-  for (const expected of policy.readOnly) {
+  for (const expected of [...policy.pinned, ...policy.readOnly]) {
     let actual: ProtectedPath;
     try {
       actual = protect(policy.workspace, expected.path);
@@ -290,6 +285,7 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     protectedPaths.push(workflows);
   }
   const readOnly = protectedPaths.map((path) => protect(workspace, path));
+  const pinned = pinnedAncestors(workspace, protectedPaths).map((path) => protect(workspace, path));
 
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pitcrew-sandbox-"));
   const overlays: FileOverlay[] = [];
@@ -313,6 +309,7 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     backend,
     workspace,
     readOnly,
+    pinned,
     createdDirs,
     overlays,
     home,

@@ -4,24 +4,13 @@
  * change the rules. Pure. What differs from bwrap is in docs/sandbox.md: no PID namespace (the
  * runner kills the process group), no clean copy of `.git/config` (a token there is refused).
  */
-import { dirname } from "node:path";
 import type { Policy } from "./policy.ts";
-import { isInside } from "./resolve.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
 export interface SeatbeltProgram {
   profile: string;
   params: Record<string, string>;
-}
-
-/** Folders between the workspace and a protected path: renaming one would carry the path away. */
-function ancestorsInside(workspace: string, path: string): string[] {
-  const found: string[] = [];
-  for (let dir = dirname(path); dir !== workspace && isInside(dir, workspace); dir = dirname(dir)) {
-    found.push(dir);
-  }
-  return found;
 }
 
 export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
@@ -39,13 +28,14 @@ export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
       .join(" ");
 
   const protectedPaths = policy.readOnly.map(({ path }) => path);
-  const ancestors = [
-    ...new Set(protectedPaths.flatMap((path) => ancestorsInside(policy.workspace, path))),
-  ];
   const hidden = list("HIDDEN", policy.hidden, "subpath");
   const homeReadOnly = list("HOME_RO", policy.homeReadOnly, "subpath");
   const readOnly = list("READONLY", protectedPaths, "subpath");
-  const pinned = list("ANCESTOR", ancestors, "literal");
+  const pinned = list(
+    "ANCESTOR",
+    policy.pinned.map(({ path }) => path),
+    "literal",
+  );
 
   const lines = [
     "(version 1)",

@@ -12,7 +12,8 @@ import { BWRAP_HOSTNAME, bwrapArgs } from "../../src/sandbox/bwrap.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import type { Policy } from "../../src/sandbox/policy.ts";
 import { testPolicy } from "../support/policy.ts";
-import { isInside, resolvePolicy } from "../../src/sandbox/resolve.ts";
+import { isInside } from "../../src/sandbox/policy.ts";
+import { resolvePolicy } from "../../src/sandbox/resolve.ts";
 
 function policy(overrides: Partial<Policy> = {}): Policy {
   return testPolicy(overrides);
@@ -232,8 +233,14 @@ describe("bwrapArgs: mounts", () => {
     const config = at(args, "--ro-bind", "/state/gitconfig-0", "/w/repo/.git/config");
     const sub = at(args, "--ro-bind", "/state/gitconfig-1", "/w/repo/.git/modules/sub/config");
     assert.ok(home < rustup && rustup < workspace);
+    const pinned = at(args, "--bind", "/w/repo/.github", "/w/repo/.github");
+    assert.ok(workspace < pinned && pinned < git);
     assert.ok(workspace < git && git < workflows && workflows < config && config < sub);
-    assert.equal(find(args, "--bind").length, 1, "the workspace is the only writable bind");
+    assert.deepEqual(
+      find(args, "--bind").map((index) => args[index + 2]),
+      ["/w/repo", "/w/repo/.github"],
+      "writable binds: the workspace, and .github pinned onto itself",
+    );
   });
 
   test("no sizes given twice, no tmpfs size on a hidden path, only the three sized mounts", () => {
@@ -367,9 +374,11 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
     assert.ok(resolved.homeReadOnly.includes(join(home, ".cargo", "bin")));
   });
 
-  test("no mount destination inside the workspace except the workspace, its read-only paths and overlays", () => {
+  test("no mount destination inside the workspace except the workspace, its pinned folders, its read-only paths and overlays", () => {
+    const pinned = new Set(resolved.pinned.map(({ path }) => path));
     const allowed = new Set([
       workspace,
+      ...pinned,
       ...resolved.readOnly.map(({ path }) => path),
       ...resolved.overlays.map(({ target }) => target),
     ]);
@@ -377,7 +386,8 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
     assert.ok(inside.length >= 4);
     for (const { op, dest } of inside) {
       assert.ok(allowed.has(dest), `${op} ${dest} is a mount point the agent could play with`);
-      if (dest !== workspace) assert.equal(op, "--ro-bind", `${dest} must be read-only`);
+      if (dest !== workspace && !pinned.has(dest))
+        assert.equal(op, "--ro-bind", `${dest} must be read-only`);
     }
     assert.ok(
       !resolved.homeReadOnly.some((dir) => isInside(dir, workspace) || isInside(workspace, dir)),
@@ -385,14 +395,16 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
     );
   });
 
-  test("the only writable bind is the workspace, and nothing is bound writable over it later", () => {
+  test("writable binds are the workspace and its pinned folders (onto themselves), then only read-only mounts", () => {
     const list = mounts(args);
+    const pinned = resolved.pinned.map(({ path }) => path);
+    assert.ok(pinned.includes(join(workspace, ".github")));
     assert.deepEqual(
       list.filter(({ op }) => op === "--bind").map(({ dest }) => dest),
-      [workspace],
+      [workspace, ...pinned],
     );
-    const workspaceIndex = list.findIndex(({ op }) => op === "--bind");
-    for (const mount of list.slice(workspaceIndex + 1)) {
+    const lastWritable = list.findLastIndex(({ op }) => op === "--bind");
+    for (const mount of list.slice(lastWritable + 1)) {
       assert.ok(
         mount.op === "--ro-bind" || mount.op === "--remount-ro",
         `${mount.op} ${mount.dest}`,

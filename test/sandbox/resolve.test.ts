@@ -22,11 +22,10 @@ import { after, describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
 import { createSandbox } from "../../src/sandbox/sandbox.ts";
 import { needsBwrap } from "../support/bwrap.ts";
-import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
+import { DEFAULT_SETTINGS, isInside, pinnedAncestors } from "../../src/sandbox/policy.ts";
 import type { Policy, SandboxSettings } from "../../src/sandbox/policy.ts";
 import {
   chooseBackend,
-  isInside,
   processCount,
   resolvePolicy,
   runnerRoot,
@@ -518,7 +517,7 @@ describe("verifyProtected", () => {
   test("renaming .github away is caught, and restoring it passes again", () => {
     const { workspace, policy } = setup();
     renameSync(join(workspace, ".github"), join(workspace, ".github-old"));
-    assert.throws(() => verifyProtected(policy), moved(join(".github", "workflows")));
+    assert.throws(() => verifyProtected(policy), moved(".github"));
     renameSync(join(workspace, ".github-old"), join(workspace, ".github"));
     verifyProtected(policy);
   });
@@ -539,8 +538,8 @@ describe("verifyProtected", () => {
 
   test("a deleted protected path is caught", () => {
     const { workspace, policy } = setup();
-    rmSync(join(workspace, ".github"), { recursive: true });
-    assert.throws(() => verifyProtected(policy), moved("workflows"));
+    rmSync(join(workspace, ".github", "workflows"), { recursive: true });
+    assert.throws(() => verifyProtected(policy), moved(join(".github", "workflows")));
   });
 });
 
@@ -704,5 +703,19 @@ describe("resolvePolicy: a repository without workflows", needsBwrap(), () => {
     sandbox.dispose();
     assert.equal(existsSync(join(workspace, ".github", "workflows")), false);
     assert.match(readFileSync(join(workspace, ".github", "dependabot.yml"), "utf8"), /# edited/);
+  });
+});
+
+describe("pinnedAncestors", () => {
+  test("the folders strictly between the workspace and each protected path, outermost first", () => {
+    assert.deepEqual(
+      pinnedAncestors("/w", [
+        "/w/.git",
+        "/w/.github/workflows",
+        "/w/tools/git/hooks",
+        "/elsewhere/x",
+      ]),
+      ["/w/.github", "/w/tools", "/w/tools/git"],
+    );
   });
 });

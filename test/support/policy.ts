@@ -1,9 +1,16 @@
 /** A complete `Policy` literal for compiler tests, with fixed values a test overrides as needed. */
-import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
+import { DEFAULT_SETTINGS, pinnedAncestors } from "../../src/sandbox/policy.ts";
 import type { Policy } from "../../src/sandbox/policy.ts";
 
 export function testPolicy(overrides: Partial<Policy> = {}): Policy {
+  const workspace = overrides.workspace ?? "/w/repo";
+  const readOnly = overrides.readOnly ?? [];
+  const pinned = pinnedAncestors(
+    workspace,
+    readOnly.map(({ path }) => path),
+  ).map((path) => ({ path, dev: 0, ino: 0 }));
   return {
+    pinned,
     backend: "bwrap",
     workspace: "/w/repo",
     readOnly: [],
