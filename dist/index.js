@@ -1,13 +1,39 @@
 import { createRequire as __pitcrewCreateRequire } from 'node:module'; const require = __pitcrewCreateRequire(import.meta.url);
-import {
-  DEFAULT_SETTINGS,
-  PitcrewError,
-  __commonJS,
-  __require,
-  __toESM,
-  createSandbox,
-  describeError
-} from "./chunks/chunk-WKYEE4YY.js";
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, {
+  get: (a, b) => (typeof require !== "undefined" ? require : a)[b]
+}) : x)(function(x) {
+  if (typeof require !== "undefined") return require.apply(this, arguments);
+  throw Error('Dynamic require of "' + x + '" is not supported');
+});
+var __commonJS = (cb, mod) => function __require2() {
+  try {
+    return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+  } catch (e) {
+    throw mod = 0, e;
+  }
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
 
 // node_modules/tunnel/lib/tunnel.js
 var require_tunnel = __commonJS({
@@ -2134,9 +2160,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve, reject) => {
+          return new Promise((resolve2, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve(data);
+              return err ? reject(err) : resolve2(data);
             });
           });
         }
@@ -2174,12 +2200,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve, reject) => {
+          return new Promise((resolve2, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve(data);
+              ) : resolve2(data);
             });
           });
         }
@@ -4446,8 +4472,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve, reject) => {
-        res = resolve;
+      const promise = new Promise((resolve2, reject) => {
+        res = resolve2;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6698,12 +6724,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve, reject) => {
+      const waitForDrain = () => new Promise((resolve2, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve;
+          callback = resolve2;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7373,12 +7399,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve, reject) => {
+      const waitForDrain = () => new Promise((resolve2, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve;
+          callback = resolve2;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7857,16 +7883,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve) => {
+        return new Promise((resolve2) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve;
+            this[kClosedResolve] = resolve2;
           } else {
-            resolve(null);
+            resolve2(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve) => {
+        return new Promise((resolve2) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request = requests[i];
@@ -7877,7 +7903,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve(null);
+            resolve2(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7928,7 +7954,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve, reject) => {
+        const socket = await new Promise((resolve2, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7940,7 +7966,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve(socket2);
+              resolve2(socket2);
             }
           });
         });
@@ -8276,8 +8302,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve) => {
-            this[kClosedResolve] = resolve;
+          await new Promise((resolve2) => {
+            this[kClosedResolve] = resolve2;
           });
         }
       }
@@ -9546,7 +9572,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve, reject) => {
+        return await new Promise((resolve2, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9559,7 +9585,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve(null);
+              resolve2(null);
             }
           }).on("error", noop).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9578,7 +9604,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve, reject) => {
+      return new Promise((resolve2, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9595,7 +9621,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve,
+              resolve: resolve2,
               reject,
               length: 0,
               body: []
@@ -9665,18 +9691,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve, stream, length } = consume2;
+      const { type, body, resolve: resolve2, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve(chunksDecode(body, length));
+          resolve2(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve(JSON.parse(chunksDecode(body, length)));
+          resolve2(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve(chunksConcat(body, length).buffer);
+          resolve2(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve(new Blob(body, { type: stream[kContentType] }));
+          resolve2(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve(chunksConcat(body, length));
+          resolve2(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9933,9 +9959,9 @@ var require_api_request = __commonJS({
     };
     function request(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve2, reject) => {
           request.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve2(data);
           });
         });
       }
@@ -10158,9 +10184,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve2, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve2(data);
           });
         });
       }
@@ -10445,9 +10471,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve2, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve2(data);
           });
         });
       }
@@ -10539,9 +10565,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve2, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve2(data);
           });
         });
       }
@@ -11087,7 +11113,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify } = __require("node:util");
+    var { promisify: promisify2 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11127,7 +11153,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify(this[kOriginalClose])();
+        await promisify2(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11140,7 +11166,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify } = __require("node:util");
+    var { promisify: promisify2 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11180,7 +11206,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify(this[kOriginalClose])();
+        await promisify2(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -14404,7 +14430,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve, reject) => agent.dispatch(
+        return new Promise((resolve2, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14480,7 +14506,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve({
+              resolve2({
                 status,
                 statusText,
                 headersList,
@@ -14523,7 +14549,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve({
+              resolve2({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18264,8 +18290,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve) => {
-        setTimeout(resolve, ms).unref();
+      return new Promise((resolve2) => {
+        setTimeout(resolve2, ms).unref();
       });
     }
     module.exports = {
@@ -19257,11 +19283,11 @@ import { EOL as EOL2 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve) {
-      resolve(value);
+    return value instanceof P ? value : new P(function(resolve2) {
+      resolve2(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve, reject) {
+  return new (P || (P = Promise))(function(resolve2, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -19277,7 +19303,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -19582,6 +19608,1224 @@ function info(message) {
   process.stdout.write(message + os3.EOL);
 }
 
+// src/errors.ts
+var PitcrewError = class extends Error {
+  code;
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = "PitcrewError";
+    this.code = code;
+  }
+};
+function describeError(error2) {
+  if (error2 instanceof PitcrewError) return `${error2.code}: ${error2.message}`;
+  if (error2 instanceof Error) return error2.message;
+  return String(error2);
+}
+
+// src/sandbox/policy.ts
+import { isAbsolute, join, relative, sep } from "node:path";
+var MiB = 1024 * 1024;
+var GiB = 1024 * MiB;
+var DEFAULT_HOME_READ_ONLY = [
+  ".m2/repository",
+  ".gradle/caches",
+  ".gradle/wrapper",
+  ".cargo/bin",
+  ".cargo/registry",
+  ".cargo/git",
+  ".rustup",
+  ".npm/_cacache",
+  ".cache/pip",
+  ".cache/go-build",
+  ".cache/yarn",
+  ".cache/ms-playwright",
+  "go/pkg/mod",
+  "go/bin",
+  ".nvm",
+  ".pyenv",
+  ".rbenv",
+  ".local/bin",
+  ".local/lib",
+  ".dotnet",
+  ".nuget/packages",
+  ".bun/bin",
+  ".deno",
+  ".volta",
+  ".sdkman/candidates"
+];
+var DEFAULT_SETTINGS = {
+  backend: "auto",
+  timeoutMs: 6e4,
+  protectWorkflows: true,
+  homeReadOnly: [...DEFAULT_HOME_READ_ONLY],
+  extraHidden: [],
+  extraEnv: [],
+  limits: {
+    processes: 2048,
+    fileSizeBytes: 4 * GiB,
+    // V8 reserves ~10 GiB of address space per WebAssembly memory and JVMs reserve their heap up
+    // front, so a tight cap breaks ordinary builds; this one stops runaway allocations only.
+    addressSpaceBytes: 32 * GiB,
+    outputBytes: 4 * MiB
+  },
+  tmpfsBytes: { tmp: 1 * GiB, devShm: 256 * MiB, home: 1 * GiB }
+};
+function isInside(path, dir) {
+  const rel = relative(dir, path);
+  return rel === "" || rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+function pinnedAncestors(workspace, paths) {
+  const found = /* @__PURE__ */ new Set();
+  for (const path of paths) {
+    if (path === workspace || !isInside(path, workspace)) continue;
+    const parts = relative(workspace, path).split(sep);
+    for (let depth = 1; depth < parts.length; depth++)
+      found.add(join(workspace, ...parts.slice(0, depth)));
+  }
+  return [...found].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
+}
+
+// src/sandbox/sandbox.ts
+import {
+  closeSync as closeSync2,
+  mkdirSync as mkdirSync2,
+  mkdtempSync as mkdtempSync2,
+  openSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync as writeFileSync2
+} from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join3 } from "node:path";
+
+// src/sandbox/bwrap.ts
+var BWRAP_HOSTNAME = "pitcrew-sandbox";
+function bwrapArgs(policy, command) {
+  const args = [
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--disable-userns",
+    // bwrap keeps every capability inside the namespace when started by root; drop them so a
+    // root-run harness cannot remount the read-only binds writable.
+    "--cap-drop",
+    "ALL",
+    "--die-with-parent",
+    "--new-session",
+    "--hostname",
+    BWRAP_HOSTNAME,
+    "--clearenv"
+  ];
+  for (const [name, value] of Object.entries(policy.env).sort(([a], [b]) => a.localeCompare(b))) {
+    args.push("--setenv", name, value);
+  }
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  args.push("--size", String(policy.tmpfsBytes.tmp), "--tmpfs", "/tmp");
+  args.push("--size", String(policy.tmpfsBytes.devShm), "--tmpfs", "/dev/shm");
+  for (const hidden of policy.hidden) args.push("--tmpfs", hidden);
+  args.push("--ro-bind", "/proc/sys", "/proc/sys");
+  args.push("--size", String(policy.tmpfsBytes.home), "--tmpfs", policy.home);
+  for (const dir of policy.homeReadOnly) args.push("--ro-bind", dir, dir);
+  args.push("--bind", policy.workspace, policy.workspace);
+  for (const { path } of policy.pinned) args.push("--bind", path, path);
+  for (const { path } of policy.readOnly) args.push("--ro-bind", path, path);
+  for (const { source, target } of policy.overlays) args.push("--ro-bind", source, target);
+  for (const hidden of policy.hidden) args.push("--remount-ro", hidden);
+  args.push("--chdir", command.cwd ?? policy.workspace);
+  if (command.seccompFd !== void 0) args.push("--seccomp", String(command.seccompFd));
+  args.push("--", ...command.argv);
+  return args;
+}
+
+// src/sandbox/probe.ts
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { promisify } from "node:util";
+var run = promisify(execFile);
+var SAFE_ENV = { PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
+var BWRAP_LOCATIONS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+var APPARMOR_PROFILE_PATH = "/etc/apparmor.d/pitcrew-bwrap";
+function apparmorProfile(bwrapPath) {
+  return [
+    "abi <abi/4.0>,",
+    "include <tunables/global>",
+    `profile pitcrew-bwrap ${bwrapPath} flags=(unconfined) {`,
+    "  userns,",
+    "}",
+    ""
+  ].join("\n");
+}
+var WORKFLOW_APPARMOR_STEP = `- name: Let bubblewrap create user namespaces
+  run: |
+    printf 'abi <abi/4.0>,\\ninclude <tunables/global>\\nprofile bwrap /usr/bin/bwrap flags=(unconfined) {\\n  userns,\\n}\\n' | sudo tee /etc/apparmor.d/bwrap
+    sudo apparmor_parser -r /etc/apparmor.d/bwrap`;
+function diagnose(stderr, facts, bwrapPath) {
+  const apparmor = /setting up uid map: Permission denied|loopback: Failed RTM_NEW(ADDR|LINK)/.test(stderr) || facts.apparmorRestrict !== null && facts.apparmorRestrict !== "0";
+  if (apparmor) {
+    return {
+      cause: "apparmor-userns",
+      fixes: [
+        {
+          what: `load an AppArmor profile that lets ${bwrapPath} create user namespaces`,
+          commands: [
+            { argv: ["tee", APPARMOR_PROFILE_PATH], stdin: apparmorProfile(bwrapPath) },
+            { argv: ["apparmor_parser", "-r", APPARMOR_PROFILE_PATH] }
+          ]
+        },
+        {
+          what: "turn off kernel.apparmor_restrict_unprivileged_userns",
+          commands: [{ argv: ["sysctl", "-w", "kernel.apparmor_restrict_unprivileged_userns=0"] }]
+        }
+      ],
+      advice: `Ubuntu's AppArmor forbids unprivileged user namespaces on this runner. Add this step before pitcrew:
+${WORKFLOW_APPARMOR_STEP}`
+    };
+  }
+  if (facts.usernsClone === "0" || /No permissions to create new namespace/.test(stderr)) {
+    return {
+      cause: "userns-disabled",
+      fixes: [
+        {
+          what: "turn on kernel.unprivileged_userns_clone",
+          commands: [{ argv: ["sysctl", "-w", "kernel.unprivileged_userns_clone=1"] }]
+        }
+      ],
+      advice: "The kernel does not allow unprivileged user namespaces. Add a step before pitcrew: `sudo sysctl -w kernel.unprivileged_userns_clone=1`."
+    };
+  }
+  if (facts.maxUserNamespaces === "0") {
+    return {
+      cause: "no-user-namespaces",
+      fixes: [
+        {
+          what: "allow user namespaces (user.max_user_namespaces)",
+          commands: [{ argv: ["sysctl", "-w", "user.max_user_namespaces=15000"] }]
+        }
+      ],
+      advice: "user.max_user_namespaces is 0. Add a step before pitcrew: `sudo sysctl -w user.max_user_namespaces=15000`."
+    };
+  }
+  return {
+    cause: "unknown",
+    fixes: [],
+    advice: "bubblewrap could not create its namespaces here. Inside a container, run the job on the runner itself (or give the container --privileged); elsewhere see docs/sandbox.md."
+  };
+}
+function readFact(path) {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+function kernelFacts() {
+  return {
+    apparmorRestrict: readFact("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+    usernsClone: readFact("/proc/sys/kernel/unprivileged_userns_clone"),
+    maxUserNamespaces: readFact("/proc/sys/user/max_user_namespaces")
+  };
+}
+function findBwrap(locations = BWRAP_LOCATIONS) {
+  return locations.find((path) => existsSync(path)) ?? null;
+}
+async function succeeds(argv, stdin) {
+  const [program2, ...args] = argv;
+  if (program2 === void 0) return false;
+  try {
+    const child = run(program2, args, { env: SAFE_ENV, timeout: 12e4 });
+    if (stdin !== void 0) child.child.stdin?.end(stdin);
+    await child;
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function hasPasswordlessSudo() {
+  return (process.getuid?.() ?? 1) !== 0 && await succeeds(["sudo", "-n", "true"]);
+}
+async function asRoot(argv, stdin) {
+  return succeeds((process.getuid?.() ?? 1) === 0 ? argv : ["sudo", "-n", ...argv], stdin);
+}
+async function tryNamespaces(bwrapPath) {
+  try {
+    await run(
+      bwrapPath,
+      [
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-net",
+        "--disable-userns",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--",
+        "/bin/true"
+      ],
+      { env: SAFE_ENV, timeout: 3e4 }
+    );
+    return { ok: true, stderr: "" };
+  } catch (error2) {
+    const stderr = error2.stderr ?? String(error2);
+    return { ok: false, stderr: stderr.trim() };
+  }
+}
+function unavailable(message) {
+  return new PitcrewError("sandbox-unavailable", `${message} Nothing was run.`);
+}
+async function probeBwrap(options = {}) {
+  const log = options.log ?? (() => void 0);
+  const allowSetup = options.allowSetup ?? true;
+  const fixesApplied = [];
+  const canRoot = allowSetup && ((process.getuid?.() ?? 1) === 0 || await hasPasswordlessSudo());
+  let bwrapPath = findBwrap(options.locations);
+  if (bwrapPath === null && canRoot) {
+    log("bubblewrap is missing; installing it with apt-get.");
+    const installed = await asRoot(["apt-get", "install", "-y", "bubblewrap"]) || await asRoot(["apt-get", "update"]) && await asRoot(["apt-get", "install", "-y", "bubblewrap"]);
+    if (installed) fixesApplied.push("installed bubblewrap with apt-get");
+    bwrapPath = findBwrap(options.locations);
+  }
+  if (bwrapPath === null) {
+    throw unavailable(
+      "bubblewrap (bwrap) is not installed, and pitcrew runs no command without a sandbox. Add a step before pitcrew: `sudo apt-get install -y bubblewrap` (locally: `apt-get install bubblewrap`)."
+    );
+  }
+  const { stdout: versionText } = await run(bwrapPath, ["--version"], { env: SAFE_ENV }).catch(
+    () => ({ stdout: "" })
+  );
+  const version = versionText.trim().replace(/^bubblewrap\s+/, "") || "unknown";
+  const { stdout: help } = await run(bwrapPath, ["--help"], { env: SAFE_ENV }).catch(() => ({
+    stdout: ""
+  }));
+  if (!help.includes("--disable-userns")) {
+    throw unavailable(
+      `bubblewrap ${version} at ${bwrapPath} is too old: pitcrew needs --disable-userns (0.8.0 or later).`
+    );
+  }
+  let attempt = await tryNamespaces(bwrapPath);
+  if (attempt.ok) return { bwrapPath, version, fixesApplied };
+  const diagnosis = diagnose(attempt.stderr, options.facts ?? kernelFacts(), bwrapPath);
+  if (canRoot) {
+    for (const fix of diagnosis.fixes) {
+      log(`The sandbox cannot start (${diagnosis.cause}); trying to ${fix.what}.`);
+      let applied = true;
+      for (const command of fix.commands) {
+        if (!await asRoot(command.argv, command.stdin)) {
+          applied = false;
+          break;
+        }
+      }
+      if (!applied) continue;
+      attempt = await tryNamespaces(bwrapPath);
+      if (attempt.ok) {
+        fixesApplied.push(fix.what);
+        return { bwrapPath, version, fixesApplied };
+      }
+    }
+  }
+  throw unavailable(
+    `The sandbox cannot start: ${attempt.stderr || "bwrap failed"}. ${diagnosis.advice}`
+  );
+}
+
+// src/sandbox/resolve.ts
+import {
+  existsSync as existsSync2,
+  mkdirSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync as readFileSync2,
+  readdirSync,
+  realpathSync,
+  statSync
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve, sep as sep2 } from "node:path";
+
+// src/sandbox/env.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set([
+  "PATH",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "CI",
+  "GITHUB_ACTIONS",
+  "GITHUB_WORKSPACE",
+  "GITHUB_REPOSITORY",
+  "GITHUB_SHA",
+  "GITHUB_REF",
+  "GITHUB_REF_NAME",
+  "GITHUB_BASE_REF",
+  "GITHUB_HEAD_REF",
+  "RUNNER_OS",
+  "RUNNER_ARCH",
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "GOPATH",
+  "GOROOT",
+  "GOFLAGS",
+  "GOMODCACHE",
+  "DOTNET_ROOT",
+  "NODE_ENV",
+  "PYTHONPATH",
+  "VIRTUAL_ENV",
+  "MAVEN_HOME",
+  "GRADLE_HOME"
+]);
+var ALLOWED_PREFIXES = ["LC_", "JAVA_HOME", "GOROOT_", "ANDROID_", "PITCREW_SANDBOX_"];
+var SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION|^INPUT_|^ACTIONS_|^GITHUB_TOKEN$|^GH_TOKEN$|^GITHUB_ENV$|^GITHUB_OUTPUT$|^GITHUB_PATH$|^GITHUB_STATE$|^GITHUB_STEP_SUMMARY$|^RUNNER_TEMP$|^NODE_OPTIONS$|^LD_|^BASH_ENV$|^ENV$|^SSH_/i;
+function isSecretName(name) {
+  return SECRET_NAME.test(name);
+}
+function checkExtraEnv(names) {
+  const bad = names.find(isSecretName);
+  if (bad !== void 0) {
+    throw new PitcrewError(
+      "sandbox-env-refused",
+      `The sandbox never receives ${bad}: it looks like a credential or a runner control variable. Remove it from the sandbox env list.`
+    );
+  }
+}
+function sandboxEnv(hostEnv, extraNames, fixed) {
+  checkExtraEnv(extraNames);
+  const extra = new Set(extraNames);
+  const env = {};
+  for (const [name, value] of Object.entries(hostEnv)) {
+    if (value === void 0 || isSecretName(name)) continue;
+    const allowed = ALLOWED_NAMES.has(name) || extra.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
+    if (allowed) env[name] = value;
+  }
+  env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+  env.HOME = fixed.home;
+  env.TMPDIR = fixed.tmp;
+  env.LANG ??= "C.UTF-8";
+  env.CI ??= "true";
+  return env;
+}
+
+// src/sandbox/gitconfig.ts
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+function parseConfigList(raw) {
+  return raw.split("\0").filter((record) => record.length > 0).map((record) => {
+    const newline = record.indexOf("\n");
+    return newline === -1 ? { key: record, value: null } : { key: record.slice(0, newline), value: record.slice(newline + 1) };
+  });
+}
+function splitKey(key) {
+  const first = key.indexOf(".");
+  const last = key.lastIndexOf(".");
+  if (first === last)
+    return { section: key.slice(0, first), subsection: null, name: key.slice(last + 1) };
+  return {
+    section: key.slice(0, first),
+    subsection: key.slice(first + 1, last),
+    name: key.slice(last + 1)
+  };
+}
+var KEEP = {
+  core: (name) => !["fsmonitor", "hookspath", "sshcommand", "askpass", "gitproxy"].includes(name),
+  extensions: () => true,
+  remote: (name) => ["url", "pushurl", "fetch", "tagopt", "prune", "promisor", "partialclonefilter"].includes(name),
+  branch: (name) => ["remote", "merge", "rebase", "pushremote"].includes(name),
+  submodule: (name) => ["url", "active", "branch", "path"].includes(name),
+  user: (name) => ["name", "email"].includes(name),
+  init: (name) => name === "defaultbranch",
+  gc: () => true,
+  pack: () => true,
+  index: () => true,
+  feature: () => true,
+  pull: (name) => ["rebase", "ff"].includes(name)
+};
+function stripUserinfo(url) {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1");
+}
+function sanitiseEntries(entries) {
+  return entries.filter(({ key }) => {
+    const { section, name } = splitKey(key);
+    return KEEP[section]?.(name) ?? false;
+  }).map(({ key, value }) => {
+    const { name } = splitKey(key);
+    const isUrl = name === "url" || name === "pushurl";
+    return { key, value: isUrl && value !== null ? stripUserinfo(value) : value };
+  });
+}
+function quoteSubsection(text) {
+  return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+}
+function quote(text) {
+  return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+}
+function formatConfig(entries) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const { key, value } of entries) {
+    const { section, subsection, name } = splitKey(key);
+    const header = subsection === null ? `[${section}]` : `[${section} "${quoteSubsection(subsection)}"]`;
+    const lines = groups.get(header) ?? [];
+    lines.push(value === null ? `	${name}` : `	${name} = "${quote(value)}"`);
+    groups.set(header, lines);
+  }
+  return [...groups].map(([header, lines]) => [header, ...lines].join("\n")).join("\n") + "\n";
+}
+var TOKEN_PATTERN = /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})|x-access-token|authorization:/i;
+function findToken(text) {
+  const match = TOKEN_PATTERN.exec(text);
+  return match ? match[0] : null;
+}
+function writeSanitisedConfig(source, target) {
+  const raw = execFileSync("git", ["config", "--file", source, "--list", "--null"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" }
+  });
+  const text = formatConfig(sanitiseEntries(parseConfigList(raw)));
+  const token = findToken(text);
+  if (token !== null) {
+    throw new PitcrewError(
+      "sandbox-token-in-git-config",
+      `${source} still holds a credential after sanitising; refusing to start. Use actions/checkout with persist-credentials: false.`
+    );
+  }
+  writeFileSync(target, text, { mode: 384 });
+}
+
+// src/sandbox/resolve.ts
+function chooseBackend(settings, platform2 = process.platform) {
+  if (settings.backend !== "auto") return settings.backend;
+  if (platform2 === "linux") return "bwrap";
+  if (platform2 === "darwin") return "seatbelt";
+  throw new PitcrewError(
+    "sandbox-unsupported-platform",
+    `There is no sandbox for ${platform2}. Run on a Linux or macOS runner, or set sandbox: none to run commands unsandboxed (not recommended).`
+  );
+}
+function chain(root, path) {
+  const parts = relative2(root, path).split(sep2).filter(Boolean);
+  return parts.map((_, index) => join2(root, ...parts.slice(0, index + 1)));
+}
+function protect(workspace, path) {
+  for (const component of chain(workspace, path)) {
+    if (lstatSync(component).isSymbolicLink()) {
+      throw new PitcrewError(
+        "sandbox-protected-symlink",
+        `${relative2(workspace, component)} is a symbolic link, so the sandbox cannot keep ${relative2(workspace, path)} read-only. Replace the link with the real folder.`
+      );
+    }
+  }
+  const stat2 = lstatSync(path);
+  return { path, dev: stat2.dev, ino: stat2.ino };
+}
+function verifyProtected(policy) {
+  for (const expected of [...policy.pinned, ...policy.readOnly]) {
+    let actual;
+    try {
+      actual = protect(policy.workspace, expected.path);
+    } catch (error2) {
+      if (error2 instanceof PitcrewError) throw error2;
+      actual = { path: expected.path, dev: -1, ino: -1 };
+    }
+    if (actual.dev !== expected.dev || actual.ino !== expected.ino) {
+      throw new PitcrewError(
+        "sandbox-protected-path-moved",
+        `${relative2(policy.workspace, expected.path)} was moved or replaced since the session began; the sandbox will not start until it is restored (git status shows what changed).`
+      );
+    }
+  }
+}
+function gitLayout(workspace) {
+  const dotGit = join2(workspace, ".git");
+  if (!existsSync2(dotGit) && !isSymlink(dotGit)) return null;
+  let gitDir = dotGit;
+  if (lstatSync(dotGit).isFile()) {
+    const match = /^gitdir:\s*(.+)$/m.exec(readFileSync2(dotGit, "utf8"));
+    if (!match?.[1]) {
+      throw new PitcrewError(
+        "sandbox-bad-gitfile",
+        `${dotGit} is a file but names no gitdir; fix or remove it.`
+      );
+    }
+    gitDir = realpathSync(resolve(workspace, match[1].trim()));
+  }
+  const commondirFile = join2(gitDir, "commondir");
+  const commonDir = existsSync2(commondirFile) ? realpathSync(resolve(gitDir, readFileSync2(commondirFile, "utf8").trim())) : gitDir;
+  const protectedPaths = [dotGit, gitDir, commonDir].filter(
+    (path, index, all) => isInside(path, workspace) && all.indexOf(path) === index
+  );
+  const configs = [
+    join2(commonDir, "config"),
+    join2(gitDir, "config.worktree"),
+    ...moduleConfigs(join2(commonDir, "modules"), 4)
+  ];
+  const hooksPath = repoHooksPath(join2(commonDir, "config"), workspace);
+  return { protectedPaths, configs: configs.filter((path) => existsSync2(path)), hooksPath };
+}
+function isSymlink(path) {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+function moduleConfigs(dir, depth) {
+  if (depth === 0 || !existsSync2(dir)) return [];
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const sub = join2(dir, entry.name);
+    if (existsSync2(join2(sub, "config"))) found.push(join2(sub, "config"));
+    found.push(...moduleConfigs(join2(sub, "modules"), depth - 1));
+  }
+  return found;
+}
+function repoHooksPath(configFile, workspace) {
+  if (!existsSync2(configFile)) return null;
+  const text = readFileSync2(configFile, "utf8");
+  const match = /^\s*hookspath\s*=\s*(.+)$/im.exec(text);
+  if (!match?.[1]) return null;
+  const value = match[1].trim().replace(/^"(.*)"$/, "$1");
+  const path = resolve(workspace, value);
+  return isInside(path, workspace) && existsSync2(path) ? path : null;
+}
+function ensureMountPoint(workspace, path) {
+  const created = [];
+  for (const component of chain(workspace, path)) {
+    if (isSymlink(component)) break;
+    if (existsSync2(component)) continue;
+    mkdirSync(component);
+    created.push(component);
+  }
+  return created;
+}
+function runnerRoot(pid = process.pid) {
+  let current = pid;
+  for (let hops = 0; hops < 32 && current > 1; hops++) {
+    try {
+      const comm = readFileSync2(`/proc/${current}/comm`, "utf8").trim();
+      if (comm.startsWith("Runner.Worker") || comm.startsWith("Runner.Listener")) {
+        return dirname(dirname(realpathSync(`/proc/${current}/exe`)));
+      }
+      const stat2 = readFileSync2(`/proc/${current}/stat`, "utf8");
+      current = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+function processCount(uid) {
+  if (!existsSync2("/proc")) return 0;
+  let count = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (statSync(`/proc/${name}`).uid === uid) count++;
+    } catch {
+    }
+  }
+  return count;
+}
+function realDir(path) {
+  if (!path) return null;
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+function plainDirUnder(home, rel) {
+  const path = resolve(home, rel);
+  if (!isInside(path, home) || path === home) return null;
+  try {
+    if (chain(home, path).some((component) => lstatSync(component).isSymbolicLink())) return null;
+    return statSync(path).isDirectory() ? path : null;
+  } catch {
+    return null;
+  }
+}
+function resolvePolicy(settings, options) {
+  const backend = chooseBackend(settings);
+  const env = options.env ?? process.env;
+  const workspace = realDir(options.workspace);
+  if (workspace === null) {
+    throw new PitcrewError(
+      "sandbox-no-workspace",
+      `The workspace ${options.workspace} is not a folder.`
+    );
+  }
+  const home = realDir(env.HOME) ?? realpathSync(homedir());
+  if (workspace === "/" || isInside(home, workspace)) {
+    throw new PitcrewError(
+      "sandbox-workspace-too-wide",
+      `The workspace ${workspace} contains your home folder ${home}; run pitcrew in the repository's own folder.`
+    );
+  }
+  const hidden = [
+    realDir(env.RUNNER_TEMP),
+    runnerRoot(),
+    "/run",
+    isSymlink("/var/run") ? null : realDir("/var/run"),
+    ...settings.extraHidden.map((path) => realDir(path))
+  ].filter((path) => path !== null && !isInside(path, home));
+  const unique = [...new Set(hidden)];
+  const insideWorkspace = unique.find((path) => isInside(path, workspace));
+  if (insideWorkspace !== void 0) {
+    throw new PitcrewError(
+      "sandbox-hidden-inside-workspace",
+      `${insideWorkspace} must be hidden from the agent but lies inside the workspace ${workspace}; move it out.`
+    );
+  }
+  const pathEntries = (env.PATH ?? "").split(":").filter((entry) => isAbsolute2(entry) && isInside(entry, home));
+  const homeReadOnly = [
+    .../* @__PURE__ */ new Set([...settings.homeReadOnly, ...pathEntries.map((entry) => relative2(home, entry))])
+  ].map((rel) => plainDirUnder(home, rel)).filter(
+    (path) => path !== null && !isInside(path, workspace) && !isInside(workspace, path)
+  );
+  const layout = gitLayout(workspace);
+  const protectedPaths = [...layout?.protectedPaths ?? []];
+  if (layout?.hooksPath) protectedPaths.push(layout.hooksPath);
+  const createdDirs = [];
+  if (settings.protectWorkflows) {
+    const workflows = join2(workspace, ".github", "workflows");
+    createdDirs.push(...ensureMountPoint(workspace, workflows));
+    protectedPaths.push(workflows);
+  }
+  const readOnly = protectedPaths.map((path) => protect(workspace, path));
+  const pinned = pinnedAncestors(workspace, protectedPaths).map((path) => protect(workspace, path));
+  const stateDir = options.stateDir ?? mkdtempSync(join2(tmpdir(), "pitcrew-sandbox-"));
+  const overlays = [];
+  for (const [index, config] of (layout?.configs ?? []).entries()) {
+    if (backend === "bwrap") {
+      const source = join2(stateDir, `gitconfig-${index}`);
+      writeSanitisedConfig(config, source);
+      overlays.push({ source, target: config });
+    } else if (backend === "seatbelt" && findToken(readFileSync2(config, "utf8")) !== null) {
+      throw new PitcrewError(
+        "sandbox-token-in-git-config",
+        `${config} holds a credential that the macOS sandbox cannot hide. Use actions/checkout with persist-credentials: false.`
+      );
+    }
+  }
+  const tmp = backend === "seatbelt" ? join2(stateDir, "tmp") : "/tmp";
+  const uid = process.getuid?.() ?? 0;
+  return {
+    backend,
+    workspace,
+    readOnly,
+    pinned,
+    createdDirs,
+    overlays,
+    home,
+    homeReadOnly,
+    hidden: unique,
+    env: sandboxEnv(env, settings.extraEnv, { home, tmp }),
+    timeoutMs: settings.timeoutMs,
+    limits: { ...settings.limits },
+    processCeiling: processCount(uid) + settings.limits.processes,
+    tmpfsBytes: { ...settings.tmpfsBytes }
+  };
+}
+
+// src/sandbox/runner.ts
+import { spawn } from "node:child_process";
+import { readFileSync as readFileSync4, readdirSync as readdirSync3 } from "node:fs";
+
+// src/sandbox/fds.ts
+import { closeSync, readFileSync as readFileSync3, readdirSync as readdirSync2 } from "node:fs";
+var O_CLOEXEC = 524288;
+function inheritableFds() {
+  let names;
+  try {
+    names = readdirSync2("/proc/self/fdinfo");
+  } catch {
+    return [];
+  }
+  const ipc = Number(process.env.NODE_CHANNEL_FD ?? -1);
+  return names.map(Number).filter((fd) => fd > 2 && fd !== ipc).filter((fd) => {
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync3(`/proc/self/fdinfo/${fd}`, "utf8"));
+      return flags?.[1] !== void 0 && (parseInt(flags[1], 8) & O_CLOEXEC) === 0;
+    } catch {
+      return false;
+    }
+  });
+}
+function closeInheritedFds() {
+  const fds = inheritableFds();
+  for (const fd of fds) {
+    try {
+      closeSync(fd);
+    } catch {
+    }
+  }
+  return fds;
+}
+
+// src/sandbox/output.ts
+var OutputCapture = class {
+  #headLimit;
+  #tailLimit;
+  #head = [];
+  #headBytes = 0;
+  #tail = [];
+  #tailBytes = 0;
+  #total = 0;
+  constructor(ceiling) {
+    this.#headLimit = Math.ceil(ceiling / 2);
+    this.#tailLimit = Math.floor(ceiling / 2);
+  }
+  push(chunk) {
+    this.#total += chunk.length;
+    let rest = chunk;
+    if (this.#headBytes < this.#headLimit) {
+      const take = Math.min(rest.length, this.#headLimit - this.#headBytes);
+      this.#head.push(rest.subarray(0, take));
+      this.#headBytes += take;
+      rest = rest.subarray(take);
+    }
+    if (rest.length === 0 || this.#tailLimit === 0) return;
+    this.#tail.push(rest);
+    this.#tailBytes += rest.length;
+    while (this.#tailBytes - (this.#tail[0]?.length ?? 0) >= this.#tailLimit) {
+      this.#tailBytes -= this.#tail.shift()?.length ?? 0;
+    }
+  }
+  result() {
+    const head = Buffer.concat(this.#head);
+    let tail = Buffer.concat(this.#tail);
+    if (tail.length > this.#tailLimit) tail = tail.subarray(tail.length - this.#tailLimit);
+    const kept = head.length + tail.length;
+    if (kept === this.#total) {
+      return {
+        text: Buffer.concat([head, tail]).toString("utf8"),
+        bytes: this.#total,
+        truncated: false
+      };
+    }
+    const dropped = this.#total - kept;
+    const marker = `
+[\u2026 ${dropped} bytes of output dropped by the sandbox's output ceiling \u2026]
+`;
+    return {
+      text: head.toString("utf8") + marker + tail.toString("utf8"),
+      bytes: this.#total,
+      truncated: true
+    };
+  }
+};
+
+// src/sandbox/runner.ts
+var EMPTY = { text: "", bytes: 0, truncated: false };
+var DRAIN_MS = 200;
+function signalQuietly(pid, signal) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+  }
+}
+function procState(pid) {
+  try {
+    const stat2 = readFileSync4(`/proc/${pid}/stat`, "utf8");
+    return stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+function descendantsOf(pid) {
+  const parents = /* @__PURE__ */ new Map();
+  let names;
+  try {
+    names = readdirSync3("/proc");
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat2 = readFileSync4(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...parents.get(ppid) ?? [], Number(name)]);
+    } catch {
+    }
+  }
+  const found = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of parents.get(queue.shift() ?? -1) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+async function killTree(pid, group) {
+  signalQuietly(group ? -pid : pid, "SIGSTOP");
+  for (let waited = 0; waited < 50; waited++) {
+    const state = procState(pid);
+    if (state === null || state === "T" || state === "t" || state === "Z") break;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1));
+  }
+  for (const descendant of descendantsOf(pid)) signalQuietly(descendant, "SIGKILL");
+  signalQuietly(group ? -pid : pid, "SIGKILL");
+}
+function runContained(spec) {
+  closeInheritedFds();
+  const [program2, ...args] = spec.argv;
+  if (program2 === void 0) throw new Error("runContained: empty argv");
+  const stdinMode = spec.inheritStdio ? "inherit" : spec.stdin === void 0 ? "ignore" : "pipe";
+  const outMode = spec.inheritStdio ? "inherit" : "pipe";
+  const stdio = [stdinMode, outMode, outMode];
+  if (spec.fd3 !== void 0) stdio.push(spec.fd3);
+  const started = performance.now();
+  const stdout = new OutputCapture(spec.outputBytes);
+  const stderr = new OutputCapture(spec.outputBytes);
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(program2, args, {
+      env: spec.env,
+      cwd: spec.cwd,
+      stdio,
+      detached: spec.killGroup ?? false
+    });
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+    const kill = () => {
+      if (child.pid === void 0) return;
+      void killTree(child.pid, spec.killGroup ?? false);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, spec.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+    };
+    if (spec.signal?.aborted) onAbort();
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout?.on("data", (chunk) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk) => stderr.push(chunk));
+    if (child.stdin) {
+      child.stdin.on("error", () => {
+      });
+      child.stdin.end(spec.stdin);
+    }
+    const finish = (exitCode, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      if (spec.killGroup && child.pid !== void 0) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+        }
+      }
+      resolvePromise({
+        exitCode,
+        signal,
+        timedOut,
+        cancelled,
+        durationMs: performance.now() - started,
+        stdout: spec.inheritStdio ? EMPTY : stdout.result(),
+        stderr: spec.inheritStdio ? EMPTY : stderr.result()
+      });
+    };
+    child.on("error", (error2) => {
+      clearTimeout(timer);
+      settled = true;
+      reject(
+        new PitcrewError("sandbox-start-failed", `Could not start ${program2}: ${error2.message}.`, {
+          cause: error2
+        })
+      );
+    });
+    child.on("close", (code, signal) => finish(code, signal));
+    child.on("exit", (code, signal) => {
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, DRAIN_MS).unref();
+    });
+  });
+}
+
+// src/sandbox/seccomp.ts
+var AUDIT_ARCH = { x64: 3221225534, arm64: 3221225655 };
+var DENIED = {
+  io_uring_setup: { x64: 425, arm64: 425 },
+  io_uring_enter: { x64: 426, arm64: 426 },
+  io_uring_register: { x64: 427, arm64: 427 },
+  keyctl: { x64: 250, arm64: 219 },
+  add_key: { x64: 248, arm64: 217 },
+  request_key: { x64: 249, arm64: 218 },
+  ptrace: { x64: 101, arm64: 117 },
+  process_vm_readv: { x64: 310, arm64: 270 },
+  process_vm_writev: { x64: 311, arm64: 271 },
+  bpf: { x64: 321, arm64: 280 },
+  perf_event_open: { x64: 298, arm64: 241 },
+  userfaultfd: { x64: 323, arm64: 282 },
+  kexec_load: { x64: 246, arm64: 104 },
+  kexec_file_load: { x64: 320, arm64: 294 },
+  open_by_handle_at: { x64: 304, arm64: 265 },
+  init_module: { x64: 175, arm64: 105 },
+  finit_module: { x64: 313, arm64: 273 },
+  delete_module: { x64: 176, arm64: 106 },
+  acct: { x64: 163, arm64: 89 },
+  swapon: { x64: 167, arm64: 224 },
+  swapoff: { x64: 168, arm64: 225 },
+  reboot: { x64: 169, arm64: 142 },
+  pivot_root: { x64: 155, arm64: 41 },
+  mount: { x64: 165, arm64: 40 },
+  umount2: { x64: 166, arm64: 39 },
+  fsopen: { x64: 430, arm64: 430 },
+  fsconfig: { x64: 431, arm64: 431 },
+  fsmount: { x64: 432, arm64: 432 },
+  fspick: { x64: 433, arm64: 433 },
+  move_mount: { x64: 429, arm64: 429 },
+  open_tree: { x64: 428, arm64: 428 },
+  mount_setattr: { x64: 442, arm64: 442 }
+};
+var DENIED_SYSCALLS = Object.keys(DENIED);
+var IOCTL = { x64: 16, arm64: 29 };
+var TIOCSTI = 21522;
+var TIOCLINUX = 21532;
+var X32_SYSCALL_BIT = 1073741824;
+var LD_W_ABS = 32;
+var JEQ_K = 21;
+var JGE_K = 53;
+var RET_K = 6;
+var RET_ALLOW = 2147418112;
+var RET_EPERM = 327680 | 1;
+var OFFSET_NR = 0;
+var OFFSET_ARCH = 4;
+var OFFSET_ARG1_LOW = 24;
+function program(arch2) {
+  const out = [
+    { code: LD_W_ABS, k: OFFSET_ARCH },
+    { code: JEQ_K, k: AUDIT_ARCH[arch2], jt: null, jf: "deny" },
+    { code: LD_W_ABS, k: OFFSET_NR }
+  ];
+  if (arch2 === "x64") out.push({ code: JGE_K, k: X32_SYSCALL_BIT, jt: "deny", jf: null });
+  for (const numbers of Object.values(DENIED)) {
+    out.push({ code: JEQ_K, k: numbers[arch2], jt: "deny", jf: null });
+  }
+  out.push(
+    { code: JEQ_K, k: IOCTL[arch2], jt: "ioctl", jf: null },
+    { code: RET_K, k: RET_ALLOW },
+    { code: LD_W_ABS, k: OFFSET_ARG1_LOW, label: "ioctl" },
+    { code: JEQ_K, k: TIOCSTI, jt: "deny", jf: null },
+    { code: JEQ_K, k: TIOCLINUX, jt: "deny", jf: null },
+    { code: RET_K, k: RET_ALLOW },
+    { code: RET_K, k: RET_EPERM, label: "deny" }
+  );
+  return out;
+}
+function seccompFilter(arch2) {
+  const instructions = program(arch2);
+  const labels = /* @__PURE__ */ new Map();
+  instructions.forEach((instruction, index) => {
+    if (instruction.label) labels.set(instruction.label, index);
+  });
+  const offset = (from, target) => {
+    if (target === null || target === void 0) return 0;
+    const jump = (labels.get(target) ?? Number.NaN) - (from + 1);
+    if (!(jump >= 0 && jump <= 255)) throw new Error(`seccomp jump to ${target} out of range`);
+    return jump;
+  };
+  const bytes = Buffer.alloc(instructions.length * 8);
+  instructions.forEach((instruction, index) => {
+    bytes.writeUInt16LE(instruction.code, index * 8);
+    bytes.writeUInt8(offset(index, instruction.jt), index * 8 + 2);
+    bytes.writeUInt8(offset(index, instruction.jf), index * 8 + 3);
+    bytes.writeUInt32LE(instruction.k >>> 0, index * 8 + 4);
+  });
+  return bytes;
+}
+function hostSeccompArch() {
+  if (process.arch === "x64") return "x64";
+  if (process.arch === "arm64") return "arm64";
+  return null;
+}
+
+// src/sandbox/seatbelt.ts
+var SANDBOX_EXEC = "/usr/bin/sandbox-exec";
+function seatbeltProfile(policy, tmp) {
+  const params = {
+    WORKSPACE: policy.workspace,
+    TMP: tmp,
+    HOME: policy.home
+  };
+  const list = (prefix, paths, form) => paths.map((path, index) => {
+    params[`${prefix}_${index}`] = path;
+    return `(${form} (param "${prefix}_${index}"))`;
+  }).join(" ");
+  const protectedPaths = policy.readOnly.map(({ path }) => path);
+  const hidden = list("HIDDEN", policy.hidden, "subpath");
+  const homeReadOnly = list("HOME_RO", policy.homeReadOnly, "subpath");
+  const readOnly = list("READONLY", protectedPaths, "subpath");
+  const pinned = list(
+    "ANCESTOR",
+    policy.pinned.map(({ path }) => path),
+    "literal"
+  );
+  const lines = [
+    "(version 1)",
+    "(deny default)",
+    "; processes: fork and exec, but see and signal only this sandbox",
+    "(allow process-exec process-fork)",
+    "(allow process-info* (target same-sandbox))",
+    "(allow signal (target same-sandbox))",
+    "(allow mach-priv-task-port (target same-sandbox))",
+    "; the few system services ordinary tools need",
+    "(allow user-preference-read)",
+    "(allow mach-host*)",
+    '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.PowerManagement.control"))',
+    "(allow ipc-posix-sem ipc-posix-shm)",
+    '(allow iokit-open (iokit-registry-entry-class "RootDomainUserClient"))',
+    '(allow sysctl-read (sysctl-name-prefix "hw.") (sysctl-name-prefix "machdep.cpu.") (sysctl-name-prefix "kern.proc.pid.") (sysctl-name "kern.argmax") (sysctl-name "kern.hostname") (sysctl-name "kern.osrelease") (sysctl-name "kern.ostype") (sysctl-name "kern.osversion") (sysctl-name "kern.version") (sysctl-name "vm.loadavg") (sysctl-name "kern.maxfilesperproc"))',
+    "(allow pseudo-tty)",
+    '(allow file-read* file-write* file-ioctl (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$"))',
+    '(allow file-write-data file-ioctl (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper"))',
+    "; files: read broadly, but not the home folder, the runner's folders or other hidden paths",
+    "(allow file-read*)",
+    `(deny file-read* (subpath (param "HOME"))${hidden ? ` ${hidden}` : ""})`,
+    `(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "TMP"))${homeReadOnly ? ` ${homeReadOnly}` : ""})`,
+    "; writes: the workspace minus .git and workflows, and a private temporary folder",
+    `(allow file-write* (require-all (subpath (param "WORKSPACE"))${readOnly ? ` (require-not (require-any ${readOnly}))` : ""}) (subpath (param "TMP")))`
+  ];
+  if (pinned) lines.push(`(deny file-write-unlink ${pinned})`);
+  lines.push("; no network rule at all: TCP, UDP, unix sockets and DNS stay denied");
+  return { profile: lines.join("\n") + "\n", params };
+}
+function seatbeltArgv(program2, argv) {
+  const defines = Object.entries(program2.params).map(([key, value]) => `-D${key}=${value}`);
+  return [SANDBOX_EXEC, "-p", program2.profile, ...defines, "--", ...argv];
+}
+
+// src/sandbox/sandbox.ts
+var BWRAP_ENV = { PATH: "/usr/bin:/bin" };
+function limitArgs(policy) {
+  const args = [
+    `--nproc=${policy.processCeiling}`,
+    `--fsize=${policy.limits.fileSizeBytes}`,
+    "--core=0"
+  ];
+  if (policy.limits.addressSpaceBytes > 0) args.push(`--as=${policy.limits.addressSpaceBytes}`);
+  return args;
+}
+async function createSandbox(settings, options) {
+  const stateDir = mkdtempSync2(join3(tmpdir2(), "pitcrew-sandbox-"));
+  try {
+    const policy = resolvePolicy(settings, {
+      workspace: options.workspace,
+      env: options.env,
+      stateDir
+    });
+    let probe = null;
+    let wrap;
+    if (policy.backend === "bwrap") {
+      probe = await probeBwrap({
+        allowSetup: options.allowSetup,
+        log: (message) => options.log?.info(message)
+      });
+      const bwrapPath = probe.bwrapPath;
+      const arch2 = hostSeccompArch();
+      const seccompFile = arch2 ? join3(stateDir, "seccomp.bpf") : void 0;
+      if (arch2 && seccompFile) writeFileSync2(seccompFile, seccompFilter(arch2), { mode: 384 });
+      wrap = (request) => ({
+        argv: [
+          "prlimit",
+          ...limitArgs(policy),
+          "--",
+          bwrapPath,
+          ...bwrapArgs(policy, {
+            argv: request.argv,
+            cwd: request.cwd,
+            seccompFd: seccompFile ? 3 : void 0
+          })
+        ],
+        seccompFile,
+        killGroup: false,
+        env: BWRAP_ENV
+      });
+    } else if (policy.backend === "seatbelt") {
+      const tmp = join3(stateDir, "tmp");
+      mkdirSync2(tmp, { mode: 448 });
+      const program2 = seatbeltProfile(policy, tmp);
+      const fileBlocks = Math.floor(policy.limits.fileSizeBytes / 1024);
+      wrap = (request) => ({
+        argv: [
+          "/bin/sh",
+          "-c",
+          `ulimit -u ${policy.limits.processes} && ulimit -f ${fileBlocks} && exec "$@"`,
+          "sh",
+          ...seatbeltArgv(program2, request.argv)
+        ],
+        killGroup: true,
+        env: policy.env
+      });
+    } else {
+      options.log?.warning(
+        "sandbox: none \u2014 commands run WITHOUT a sandbox: they can read every file this user can, reach the network and write anywhere. Only the environment is cleaned. Use this only where the runner itself is disposable and holds nothing secret."
+      );
+      wrap = (request) => ({
+        argv: ["prlimit", ...limitArgs(policy), "--", ...request.argv],
+        killGroup: true,
+        env: policy.env
+      });
+    }
+    return {
+      backend: policy.backend,
+      policy,
+      probe,
+      prepare: wrap,
+      async run(request) {
+        verifyProtected(policy);
+        const prepared = wrap(request);
+        const fd3 = prepared.seccompFile ? openSync(prepared.seccompFile, "r") : void 0;
+        try {
+          return await runContained({
+            argv: prepared.argv,
+            env: prepared.env,
+            cwd: policy.backend === "bwrap" ? void 0 : request.cwd ?? policy.workspace,
+            stdin: request.stdin,
+            inheritStdio: request.inheritStdio,
+            fd3,
+            timeoutMs: request.timeoutMs ?? policy.timeoutMs,
+            outputBytes: policy.limits.outputBytes,
+            signal: request.signal,
+            killGroup: prepared.killGroup
+          });
+        } finally {
+          if (fd3 !== void 0) closeSync2(fd3);
+        }
+      },
+      dispose() {
+        rmSync(stateDir, { recursive: true, force: true });
+        for (const dir of [...policy.createdDirs].reverse()) {
+          try {
+            rmdirSync(dir);
+          } catch {
+          }
+        }
+      }
+    };
+  } catch (error2) {
+    rmSync(stateDir, { recursive: true, force: true });
+    throw error2;
+  }
+}
+
 // src/main.ts
 var BACKENDS = ["auto", "bwrap", "seatbelt", "none"];
 function sandboxSettingsFromInputs() {
@@ -19603,7 +20847,7 @@ function sandboxSettingsFromInputs() {
   }
   return { ...DEFAULT_SETTINGS, backend, timeoutMs: seconds * 1e3 };
 }
-async function run() {
+async function run2() {
   try {
     const settings = sandboxSettingsFromInputs();
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
@@ -19634,5 +20878,5 @@ async function run() {
 }
 
 // src/index.ts
-await run();
+await run2();
 /*! For license information please see index.js.LEGAL.txt */
