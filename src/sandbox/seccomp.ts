@@ -11,7 +11,7 @@ export type SeccompArch = "x64" | "arm64";
 const AUDIT_ARCH: Record<SeccompArch, number> = { x64: 0xc000003e, arm64: 0xc00000b7 };
 
 /** Syscall numbers by name: x86_64 from asm/unistd_64.h, arm64 from asm-generic/unistd.h. */
-const DENIED: Record<string, Record<SeccompArch, number>> = {
+export const DENIED: Readonly<Record<string, Record<SeccompArch, number>>> = {
   io_uring_setup: { x64: 425, arm64: 425 },
   io_uring_enter: { x64: 426, arm64: 426 },
   io_uring_register: { x64: 427, arm64: 427 },
@@ -45,8 +45,6 @@ const DENIED: Record<string, Record<SeccompArch, number>> = {
   open_tree: { x64: 428, arm64: 428 },
   mount_setattr: { x64: 442, arm64: 442 },
 };
-
-export const DENIED_SYSCALLS: readonly string[] = Object.keys(DENIED);
 
 const IOCTL: Record<SeccompArch, number> = { x64: 16, arm64: 29 };
 const TIOCSTI = 0x5412;

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { after, afterEach, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
 import { isInside } from "../../src/sandbox/policy.ts";
 import { runContained } from "../../src/sandbox/runner.ts";
@@ -30,14 +30,13 @@ import { needsBwrap } from "../support/bwrap.ts";
 import {
   assertNoSecrets,
   bash,
-  buildRunnerLayout,
   hostGit,
   hostRun,
-  openSandbox,
   present,
   hostProcesses,
   randomTag,
   uniqueSeconds,
+  useRunnerLayout,
 } from "../support/runner-layout.ts";
 import type { RunnerLayout } from "../support/runner-layout.ts";
 
@@ -182,24 +181,12 @@ async function waitFor(check: () => boolean, ms = 2000): Promise<boolean> {
 }
 
 describe("escape battery §B: controls against weakened argv", needsBwrap(), () => {
+  const battery = useRunnerLayout();
   let layout: RunnerLayout;
   let sandbox: Sandbox;
-
-  before(async () => {
-    layout = await buildRunnerLayout();
-    sandbox = await openSandbox(layout);
-  });
-  after(async () => {
-    sandbox?.dispose();
-    await layout?.dispose();
-  });
+  before(() => ({ layout, sandbox } = battery));
   /** Each control's clean-up, run before the host-state check. */
-  const undo: (() => void | Promise<void>)[] = [];
-  afterEach(async () => {
-    for (let step = undo.pop(); step; step = undo.pop()) await step();
-    assert.deepEqual(layout.changedFiles(), [], "host files changed (a control must clean up)");
-    assert.ok(layout.hostAlive(), "a host process or listener died");
-  });
+  const undo = battery.undo;
 
   test("the unmodified prepared argv passes through the control runner as the sandbox runs it", async () => {
     const result = await runPrepared(

@@ -16,7 +16,7 @@ import {
   statSync,
 } from "node:fs";
 import { join } from "node:path";
-import { after, afterEach, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { PitcrewError } from "../../src/errors.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
@@ -24,13 +24,13 @@ import { needsBwrap } from "../support/bwrap.ts";
 import {
   assertNoSecrets,
   bash,
-  buildRunnerLayout,
   hostProcesses,
   hostRun,
   openSandbox,
   present,
   survivors,
   uniqueSeconds,
+  useRunnerLayout,
 } from "../support/runner-layout.ts";
 import type { RunnerLayout } from "../support/runner-layout.ts";
 
@@ -49,21 +49,10 @@ p.kill()
 `;
 
 describe("escape battery §A: kernel, processes, limits (T26–T43)", needsBwrap(), () => {
+  const battery = useRunnerLayout();
   let layout: RunnerLayout;
   let sandbox: Sandbox;
-
-  before(async () => {
-    layout = await buildRunnerLayout();
-    sandbox = await openSandbox(layout);
-  });
-  after(async () => {
-    sandbox?.dispose();
-    await layout?.dispose();
-  });
-  afterEach(() => {
-    assert.deepEqual(layout.changedFiles(), [], "host files changed");
-    assert.ok(layout.hostAlive(), "a host process or listener died");
-  });
+  before(() => ({ layout, sandbox } = battery));
 
   describe("mounts and privileges", () => {
     test("T26 the read-only mounts cannot be undone (umount, remount)", async () => {

@@ -8,36 +8,24 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, afterEach, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import {
   assertNoSecrets,
   bash,
-  buildRunnerLayout,
   hostGit,
-  openSandbox,
   present,
   randomTag,
+  useRunnerLayout,
 } from "../support/runner-layout.ts";
 import type { RunnerLayout } from "../support/runner-layout.ts";
 
 describe("escape battery §A: network, secrets, filesystem (T01–T25)", needsBwrap(), () => {
+  const battery = useRunnerLayout();
   let layout: RunnerLayout;
   let sandbox: Sandbox;
-
-  before(async () => {
-    layout = await buildRunnerLayout();
-    sandbox = await openSandbox(layout);
-  });
-  after(async () => {
-    sandbox?.dispose();
-    await layout?.dispose();
-  });
-  afterEach(() => {
-    assert.deepEqual(layout.changedFiles(), [], "host files changed");
-    assert.ok(layout.hostAlive(), "a host process or listener died");
-  });
+  before(() => ({ layout, sandbox } = battery));
 
   describe("network", () => {
     test("T01 egress to a public host fails before any connection", async () => {

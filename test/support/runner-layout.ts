@@ -23,6 +23,7 @@ import { createServer } from "node:net";
 import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { after, afterEach, before } from "node:test";
 import { promisify } from "node:util";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import type { SandboxSettings } from "../../src/sandbox/policy.ts";
@@ -468,4 +469,43 @@ export function assertNoSecrets(layout: RunnerLayout, result: RunResult): void {
   const output = result.stdout.text + result.stderr.text;
   assert.ok(!output.includes(layout.marker), `a fake secret leaked:\n${output}`);
   assert.ok(!output.includes(layout.gitToken), `the checkout token leaked:\n${output}`);
+}
+
+/**
+ * Registers the hooks every battery suite needs: a fresh runner layout and sandbox before, their
+ * removal after, and after each test the check that the host is unchanged (preceded by the
+ * test's own clean-up steps pushed onto `undo`). Read `layout` and `sandbox` inside tests.
+ */
+export function useRunnerLayout(): {
+  readonly layout: RunnerLayout;
+  readonly sandbox: Sandbox;
+  undo: (() => void | Promise<void>)[];
+} {
+  let layout: RunnerLayout | undefined;
+  let sandbox: Sandbox | undefined;
+  const undo: (() => void | Promise<void>)[] = [];
+  before(async () => {
+    layout = await buildRunnerLayout();
+    sandbox = await openSandbox(layout);
+  });
+  after(async () => {
+    sandbox?.dispose();
+    await layout?.dispose();
+  });
+  afterEach(async () => {
+    for (let step = undo.pop(); step; step = undo.pop()) await step();
+    assert.deepEqual(layout?.changedFiles(), [], "host files changed (a test must clean up)");
+    assert.ok(layout?.hostAlive(), "a host process or listener died");
+  });
+  return {
+    get layout() {
+      if (!layout) throw new Error("the runner layout is built in before()");
+      return layout;
+    },
+    get sandbox() {
+      if (!sandbox) throw new Error("the sandbox is opened in before()");
+      return sandbox;
+    },
+    undo,
+  };
 }
