@@ -1,0 +1,60 @@
+/**
+ * What every tool is: a name, a description the model reads, a zod schema for its arguments
+ * (which also yields the JSON schema sent to the model), and `run`, which does its work through
+ * the sandbox only. One file per tool beside this one.
+ */
+import { z } from "zod";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+
+export type TodoStatus = "pending" | "in_progress" | "completed";
+
+export interface Todo {
+  content: string;
+  status: TodoStatus;
+}
+
+/** The permission rules in front of the sandbox (permissions.ts): refuses the worst commands. */
+export interface CommandGate {
+  check(command: string): { allowed: true } | { allowed: false; reason: string };
+}
+
+/** What a tool may touch: the sandbox (every workspace access), the todo list, cancellation. */
+export interface ToolContext {
+  sandbox: Sandbox;
+  gate: CommandGate;
+  /** The workspace's real path; relative tool paths are resolved against it. */
+  workspace: string;
+  todos: { get(): Todo[]; set(todos: Todo[]): void };
+  signal?: AbortSignal;
+}
+
+/** A tool's answer: plain text for the model, and whether it reports a failure. */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  schema: Schema;
+  run(args: z.infer<Schema>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** A tool with its argument type erased, for lists of tools. */
+export type AnyTool = Tool<z.ZodType>;
+
+export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): AnyTool {
+  return tool as unknown as AnyTool;
+}
+
+/** The JSON schema the model sees, generated from the zod schema (deterministic output). */
+export function parametersOf(tool: AnyTool): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.schema, { target: "draft-7" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+export function failure(content: string): ToolOutcome {
+  return { content, isError: true };
+}
