@@ -20595,7 +20595,6 @@ var DENIED = {
   open_tree: { x64: 428, arm64: 428 },
   mount_setattr: { x64: 442, arm64: 442 }
 };
-var DENIED_SYSCALLS = Object.keys(DENIED);
 var IOCTL = { x64: 16, arm64: 29 };
 var TIOCSTI = 21522;
 var TIOCLINUX = 21532;
