@@ -26,6 +26,7 @@ export interface BenchModule {
 /** Every benchmark, in the order they run. Loaded lazily so one that fails to load is reported. */
 const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "sandbox-latency", load: () => import("./sandbox-latency.ts") },
+  { name: "permissions-parse", load: () => import("./permissions-parse.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {

@@ -20165,7 +20165,12 @@ function gitLayout(workspace) {
     ...moduleConfigs(join2(commonDir, "modules"), 4)
   ];
   const hooksPath = repoHooksPath(join2(commonDir, "config"), workspace);
-  return { protectedPaths, configs: configs.filter((path) => existsSync2(path)), hooksPath };
+  return {
+    protectedPaths,
+    configs: configs.filter((path) => existsSync2(path)),
+    hooksPath,
+    commonDir
+  };
 }
 function isSymlink(path) {
   try {
@@ -20284,12 +20289,17 @@ function resolvePolicy(settings, options) {
     );
   }
   const pathEntries = (env.PATH ?? "").split(":").filter((entry) => isAbsolute2(entry) && isInside(entry, home));
+  const layout = gitLayout(workspace);
+  const gitDirs = layout && !isInside(layout.commonDir, workspace) && isInside(layout.commonDir, home) ? [relative2(home, layout.commonDir)] : [];
   const homeReadOnly = [
-    .../* @__PURE__ */ new Set([...settings.homeReadOnly, ...pathEntries.map((entry) => relative2(home, entry))])
+    .../* @__PURE__ */ new Set([
+      ...settings.homeReadOnly,
+      ...pathEntries.map((entry) => relative2(home, entry)),
+      ...gitDirs
+    ])
   ].map((rel) => plainDirUnder(home, rel)).filter(
     (path) => path !== null && !isInside(path, workspace) && !isInside(workspace, path)
   );
-  const layout = gitLayout(workspace);
   const protectedPaths = [...layout?.protectedPaths ?? []];
   if (layout?.hooksPath) protectedPaths.push(layout.hooksPath);
   const createdDirs = [];

@@ -1,8 +1,11 @@
 // Bundles the action and the CLI into dist/ with every dependency inside, so a clean checkout
 // runs `node dist/cli.js` without `npm ci`. Output is deterministic: check-dist compares it byte
 // for byte against a fresh build.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { build } from "esbuild";
+import { SHELL_PARSER_ASSETS } from "../src/agent/shell/assets.ts";
 
 const outdir = process.argv[2] ?? "dist";
 // A clean folder each time, so files of an earlier build never linger in the commit.
@@ -22,3 +25,10 @@ await build({
   },
   logLevel: "warning",
 });
+
+// The shell parser's WebAssembly files, beside the bundles: src/agent/shell/parse.ts looks for
+// them next to the running module (import.meta.url) before trying node_modules.
+const require = createRequire(import.meta.url);
+for (const { file, module } of SHELL_PARSER_ASSETS) {
+  writeFileSync(join(outdir, file), readFileSync(require.resolve(module)));
+}

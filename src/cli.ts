@@ -3,11 +3,18 @@
  * The `pitcrew` command for a local checkout: the same pipeline the action runs, for people
  * trying pitcrew and for debugging a run. Subcommands live in src/commands/.
  */
+import { runCommand } from "./commands/run.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
 
 const USAGE = `usage: pitcrew <command> [options]
 
 commands:
+  run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--sandbox auto|bwrap|none] "task"
+      Run the agent on a local checkout. It works in a separate worktree on a new branch
+      (your checkout is not touched) and commits the result there. The key comes from
+      OPENAI_API_KEY; the base URL also from OPENAI_BASE_URL.
+      Exit status: 0 finished, 1 failed, 2 bad usage, 3 stopped by a limit, 130 cancelled.
+
   sandbox [--workspace DIR] [--explain] [--sandbox auto|bwrap|none] [--timeout SECONDS] -- CMD [ARG...]
       Run one command under the exact sandbox policy the agent gets.
       Exit status is the command's; 124 when it timed out; 125 when the sandbox cannot start.
@@ -15,6 +22,7 @@ commands:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "run") return runCommand(rest);
   if (command === "sandbox") return sandboxCommand(rest);
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE);

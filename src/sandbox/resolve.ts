@@ -91,6 +91,8 @@ interface GitLayout {
   configs: string[];
   /** A repository-configured hooks folder inside the worktree, if any. */
   hooksPath: string | null;
+  /** The common git dir (all of a worktree's objects and refs), wherever it lies. */
+  commonDir: string;
 }
 
 function gitLayout(workspace: string): GitLayout | null {
@@ -120,7 +122,12 @@ function gitLayout(workspace: string): GitLayout | null {
     ...moduleConfigs(join(commonDir, "modules"), 4),
   ];
   const hooksPath = repoHooksPath(join(commonDir, "config"), workspace);
-  return { protectedPaths, configs: configs.filter((path) => existsSync(path)), hooksPath };
+  return {
+    protectedPaths,
+    configs: configs.filter((path) => existsSync(path)),
+    hooksPath,
+    commonDir,
+  };
 }
 
 function isSymlink(path: string): boolean {
@@ -266,8 +273,19 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
   const pathEntries = (env.PATH ?? "")
     .split(":")
     .filter((entry) => isAbsolute(entry) && isInside(entry, home));
+  const layout = gitLayout(workspace);
+  // A worktree outside the repository (as `pitcrew run` makes) needs the repository's git dir,
+  // which usually lies under the hidden home: bind it back read-only so git works inside.
+  const gitDirs =
+    layout && !isInside(layout.commonDir, workspace) && isInside(layout.commonDir, home)
+      ? [relative(home, layout.commonDir)]
+      : [];
   const homeReadOnly = [
-    ...new Set([...settings.homeReadOnly, ...pathEntries.map((entry) => relative(home, entry))]),
+    ...new Set([
+      ...settings.homeReadOnly,
+      ...pathEntries.map((entry) => relative(home, entry)),
+      ...gitDirs,
+    ]),
   ]
     .map((rel) => plainDirUnder(home, rel))
     .filter(
@@ -275,7 +293,6 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
         path !== null && !isInside(path, workspace) && !isInside(workspace, path),
     );
 
-  const layout = gitLayout(workspace);
   const protectedPaths = [...(layout?.protectedPaths ?? [])];
   if (layout?.hooksPath) protectedPaths.push(layout.hooksPath);
   const createdDirs: string[] = [];

@@ -45,12 +45,20 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
 export type AnyTool = Tool<z.ZodType>;
 
 export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): AnyTool {
-  return tool as unknown as AnyTool;
+  // `run` takes the schema's own argument type; dispatch only calls it with data that schema parsed.
+  return tool;
 }
 
 /** The JSON schema the model sees, generated from the zod schema (deterministic output). */
 export function parametersOf(tool: AnyTool): Record<string, unknown> {
-  const schema = z.toJSONSchema(tool.schema, { target: "draft-7" }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(tool.schema, {
+    target: "draft-7",
+    // zod bounds every integer by the safe-integer range; that says nothing and costs tokens.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
+  }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
 }

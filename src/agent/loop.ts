@@ -1,0 +1,179 @@
+/**
+ * The agent loop: request → tool calls → results → repeat, until the model answers without tool
+ * calls (its summary) or a limit stops it. It knows nothing of GitHub: it emits events, and it
+ * returns the history, the usage and a stop reason as values. Every tool call the model makes gets
+ * exactly one tool message, whatever happens; a malformed call gets an error result naming the
+ * problem, never a crash.
+ */
+import { PitcrewError } from "../errors.ts";
+import { ZERO_USAGE, addUsage } from "./messages.ts";
+import type { Message, ToolCall, Usage } from "./messages.ts";
+import type { ModelRequest, ModelResponse, ToolDefinition } from "./model.ts";
+import type { AnyTool, ToolContext, ToolOutcome } from "./tools/tool.ts";
+import { runToolCall } from "./dispatch.ts";
+
+export type StopReason =
+  "done" | "max_turns" | "time_budget" | "cost_budget" | "cancelled" | "model_error";
+
+export type LoopEvent =
+  | { type: "turn_start"; turn: number }
+  | { type: "assistant"; turn: number; content: string; toolCalls: ToolCall[] }
+  | { type: "tool_start"; turn: number; call: ToolCall }
+  | { type: "tool_end"; turn: number; call: ToolCall; outcome: ToolOutcome; durationMs: number }
+  | {
+      type: "usage";
+      turn: number;
+      usage: Usage;
+      cost: number;
+      totalUsage: Usage;
+      totalCost: number;
+    }
+  | { type: "stop"; reason: StopReason; error?: PitcrewError };
+
+/** The model as the loop needs it (model.ts provides the real one). */
+export interface ModelPort {
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+export interface Limits {
+  /** Model requests at most. */
+  maxTurns: number;
+  /** Wall-clock budget for the whole loop, in ms. */
+  timeBudgetMs?: number;
+  /** Cost budget in USD (from the price table). */
+  costBudget?: number;
+  /** Total tokens (prompt + completion) at most. */
+  tokenBudget?: number;
+}
+
+export interface LoopOptions {
+  model: ModelPort;
+  tools: readonly AnyTool[];
+  definitions: readonly ToolDefinition[];
+  context: ToolContext;
+  /** The history to continue from: at least the system prompt and the task. */
+  messages: readonly Message[];
+  limits: Limits;
+  promptCacheKey: string;
+  signal?: AbortSignal;
+  onEvent?: (event: LoopEvent) => void;
+  now?: () => number;
+}
+
+export interface LoopResult {
+  stopReason: StopReason;
+  /** The model's final answer when it finished; otherwise the last thing it said. */
+  summary: string;
+  /** The whole history, the given messages first. */
+  messages: Message[];
+  usage: Usage;
+  cost: number;
+  turns: number;
+  /** The named error behind `model_error` (or a cancellation). */
+  error?: PitcrewError;
+}
+
+function limitReached(
+  options: LoopOptions,
+  state: { turns: number; cost: number; usage: Usage; started: number },
+): StopReason | null {
+  const { limits, signal } = options;
+  if (signal?.aborted) return "cancelled";
+  if (state.turns >= limits.maxTurns) return "max_turns";
+  const now = (options.now ?? Date.now)();
+  if (limits.timeBudgetMs !== undefined && now - state.started >= limits.timeBudgetMs)
+    return "time_budget";
+  if (limits.costBudget !== undefined && state.cost >= limits.costBudget) return "cost_budget";
+  const tokens = state.usage.promptTokens + state.usage.completionTokens;
+  if (limits.tokenBudget !== undefined && tokens >= limits.tokenBudget) return "cost_budget";
+  return null;
+}
+
+export async function runLoop(options: LoopOptions): Promise<LoopResult> {
+  const emit = options.onEvent ?? (() => undefined);
+  const messages: Message[] = [...options.messages];
+  const state = { turns: 0, cost: 0, usage: ZERO_USAGE, started: (options.now ?? Date.now)() };
+  let summary = "";
+
+  const stop = (reason: StopReason, error?: PitcrewError): LoopResult => {
+    emit({ type: "stop", reason, error });
+    return {
+      stopReason: reason,
+      summary,
+      messages,
+      usage: state.usage,
+      cost: state.cost,
+      turns: state.turns,
+      error,
+    };
+  };
+
+  for (;;) {
+    const limit = limitReached(options, state);
+    if (limit !== null) return stop(limit);
+
+    state.turns += 1;
+    const turn = state.turns;
+    emit({ type: "turn_start", turn });
+    let response: ModelResponse;
+    try {
+      response = await options.model.complete({
+        messages,
+        tools: [...options.definitions],
+        promptCacheKey: options.promptCacheKey,
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) return stop("cancelled");
+      const named =
+        error instanceof PitcrewError
+          ? error
+          : new PitcrewError("model-unavailable", `The model call failed: ${String(error)}`, {
+              cause: error,
+            });
+      return stop("model_error", named);
+    }
+
+    state.usage = addUsage(state.usage, response.usage);
+    state.cost += response.cost;
+    emit({
+      type: "usage",
+      turn,
+      usage: response.usage,
+      cost: response.cost,
+      totalUsage: state.usage,
+      totalCost: state.cost,
+    });
+
+    messages.push({ role: "assistant", content: response.content, toolCalls: response.toolCalls });
+    if (response.content.trim() !== "") summary = response.content;
+    emit({ type: "assistant", turn, content: response.content, toolCalls: response.toolCalls });
+    if (response.toolCalls.length === 0) return stop("done");
+
+    // Calls run one after another: two sandboxes setting up at once could race each other's
+    // checks of the protected paths, and ordered effects are easier to follow.
+    for (const call of response.toolCalls) {
+      if (options.signal?.aborted) {
+        messages.push(
+          toolMessage(call, { content: "Not run: the run was cancelled.", isError: true }),
+        );
+        continue;
+      }
+      emit({ type: "tool_start", turn, call });
+      const started = performance.now();
+      const outcome = await runToolCall(call, options.tools, options.context);
+      emit({ type: "tool_end", turn, call, outcome, durationMs: performance.now() - started });
+      messages.push(toolMessage(call, outcome));
+    }
+  }
+}
+
+function toolMessage(call: ToolCall, outcome: ToolOutcome): Message {
+  return {
+    role: "tool",
+    toolCallId: call.id,
+    name: call.name,
+    content: outcome.content,
+    isError: outcome.isError,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * One agent session over a workspace: brings up the sandbox (failing closed) and the permission
+ * rules, runs the loop with the tools, and takes the sandbox down again whatever happened. Shared
+ * by `pitcrew run` and the action; neither git nor GitHub is touched here.
+ */
+import type { SandboxSettings } from "../sandbox/policy.ts";
+import { createSandbox } from "../sandbox/sandbox.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import { runLoop } from "./loop.ts";
+import type { Limits, LoopEvent, LoopResult, ModelPort } from "./loop.ts";
+import type { Message } from "./messages.ts";
+import { createPermissionChecker } from "./permissions.ts";
+import { TOOLS, toolDefinitions } from "./tools/index.ts";
+import type { Todo } from "./tools/tool.ts";
+
+export interface SessionOptions {
+  workspace: string;
+  sandbox: SandboxSettings;
+  model: ModelPort;
+  messages: readonly Message[];
+  limits: Limits;
+  promptCacheKey: string;
+  /** Command prefixes the repository's config denies (`npm publish`, `curl`, …). */
+  deny?: string[];
+  /** The harness's environment, from which the sandbox's is allowlisted. */
+  env?: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+  onEvent?: (event: LoopEvent) => void;
+  log?: { info(message: string): void; warning(message: string): void };
+  /** Called once the sandbox is up (the CLI prints its backend; tests inspect it). */
+  onSandbox?: (sandbox: Sandbox) => void;
+}
+
+export interface SessionResult extends LoopResult {
+  todos: Todo[];
+}
+
+export async function runSession(options: SessionOptions): Promise<SessionResult> {
+  const sandbox = await createSandbox(options.sandbox, {
+    workspace: options.workspace,
+    env: options.env,
+    log: options.log,
+  });
+  try {
+    options.onSandbox?.(sandbox);
+    const gate = await createPermissionChecker({
+      workspace: sandbox.policy.workspace,
+      deny: options.deny ?? [],
+    });
+    let todos: Todo[] = [];
+    const result = await runLoop({
+      model: options.model,
+      tools: TOOLS,
+      definitions: toolDefinitions(),
+      context: {
+        sandbox,
+        gate,
+        workspace: sandbox.policy.workspace,
+        todos: { get: () => todos, set: (next) => (todos = next) },
+        signal: options.signal,
+      },
+      messages: options.messages,
+      limits: options.limits,
+      promptCacheKey: options.promptCacheKey,
+      signal: options.signal,
+      onEvent: options.onEvent,
+    });
+    return { ...result, todos };
+  } finally {
+    sandbox.dispose();
+  }
+}

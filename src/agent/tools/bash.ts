@@ -1,0 +1,108 @@
+/**
+ * The `bash` tool: one command line, checked by the permission rules, then run by `bash -c` in
+ * the sandbox at the repository root. The result is the exit code first, then stdout and stderr,
+ * with a timeout or a signal said plainly; a non-zero exit is an ordinary result for the model to
+ * read, while a refused command or one that could not start is an error.
+ */
+import { z } from "zod";
+import { PitcrewError, describeError } from "../../errors.ts";
+import type { RunResult } from "../../sandbox/runner.ts";
+import { shellStatus } from "../../sandbox/runner.ts";
+import { cutMiddle, formatDuration } from "./format.ts";
+import { defineTool, failure } from "./tool.ts";
+import type { ToolOutcome } from "./tool.ts";
+
+/** The longest timeout a command may ask for. */
+export const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
+
+const schema = z
+  .object({
+    command: z
+      .string()
+      .describe(
+        "The command line, run with `bash -c` at the repository root (pipes, `&&`, redirections and multi-line scripts work).",
+      ),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        `Milliseconds before the command and everything it started are killed (default: the sandbox's per-command timeout, 60000 unless configured; at most ${BASH_MAX_TIMEOUT_MS}).`,
+      ),
+  })
+  .strict();
+
+function streamSection(label: string, stream: RunResult["stdout"]): string {
+  if (stream.bytes === 0) return "";
+  const note = stream.truncated
+    ? ` (${stream.bytes} bytes; the sandbox kept only the head and the tail)`
+    : "";
+  return `${label}${note}:\n${stream.text}${stream.text.endsWith("\n") ? "" : "\n"}`;
+}
+
+/** The result text: status first, then stdout and stderr, each labelled; cut to stay bounded. */
+export function formatRun(result: RunResult, timeoutMs: number, clampedFrom?: number): string {
+  const lines: string[] = [];
+  if (result.exitCode !== null) lines.push(`exit code: ${result.exitCode}`);
+  else lines.push(`exit code: ${shellStatus(result)} (killed by signal ${result.signal ?? "?"})`);
+  if (clampedFrom !== undefined) {
+    lines.push(
+      `timeout_ms ${clampedFrom} is above the limit; the command ran with ${BASH_MAX_TIMEOUT_MS}.`,
+    );
+  }
+  if (result.timedOut) {
+    lines.push(
+      `timed out after ${formatDuration(timeoutMs)}; the command and everything it started were killed; run long jobs with a larger timeout_ms (at most ${BASH_MAX_TIMEOUT_MS}) or in smaller steps.`,
+    );
+  } else if (result.cancelled) {
+    lines.push(
+      "cancelled: the run is stopping; the command and everything it started were killed.",
+    );
+  }
+  const head = `${lines.join("\n")}\n`;
+  const body = streamSection("stdout", result.stdout) + streamSection("stderr", result.stderr);
+  return cutMiddle(head + (body === "" ? "(no output)\n" : body)).trimEnd();
+}
+
+export const bashTool = defineTool({
+  name: "bash",
+  description: [
+    "Run a shell command in the sandbox with `bash -c`, starting at the repository root every time (a `cd` does not carry over to the next call; neither do variables).",
+    "Returns `exit code: N` first, then stdout and stderr, each labelled; a non-zero exit code is a normal result to read, not a tool failure. A timeout or a killing signal is stated in the result.",
+    `Commands are killed after the sandbox's per-command timeout (60 s unless configured) or after timeout_ms, at most ${BASH_MAX_TIMEOUT_MS} ms (10 minutes). Results longer than about 30000 characters keep their head and tail, with a line saying how much was cut.`,
+    "The sandbox has no network, writes only inside the checkout (and a /tmp that is emptied after each command), and keeps .git and .github/workflows read-only. Some commands are refused before they run (e.g. git commit and git push: the harness commits and pushes).",
+    "Use read, write and edit for files; bash for everything else (tests, builds, grep, find, git status/diff/log).",
+  ].join(" "),
+  schema,
+  async run(args, context): Promise<ToolOutcome> {
+    if (args.command.trim() === "") return failure("command is empty; give a command to run.");
+    const verdict = context.gate.check(args.command);
+    if (!verdict.allowed) {
+      return failure(
+        `refused by the permission rules: ${verdict.reason.replace(/\.\s*$/, "")}; the command was not run.`,
+      );
+    }
+    const asked = args.timeout_ms;
+    const clamped = asked !== undefined && asked > BASH_MAX_TIMEOUT_MS;
+    const timeoutMs = clamped ? BASH_MAX_TIMEOUT_MS : (asked ?? context.sandbox.policy.timeoutMs);
+    let result: RunResult;
+    try {
+      result = await context.sandbox.run({
+        // No cwd: the sandbox starts every command at the workspace, the repository root.
+        argv: ["bash", "-c", args.command],
+        timeoutMs,
+        signal: context.signal,
+      });
+    } catch (error) {
+      if (!(error instanceof PitcrewError)) throw error;
+      return failure(
+        `The command could not be started, so it did not run: ${describeError(error)}`,
+      );
+    }
+    return {
+      content: formatRun(result, timeoutMs, clamped ? asked : undefined),
+      isError: result.timedOut || result.cancelled,
+    };
+  },
+});

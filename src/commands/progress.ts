@@ -1,0 +1,76 @@
+/**
+ * `pitcrew run`'s progress on stderr: a line per tool call and its result, a spinner while the
+ * model thinks (only on a terminal; logs get plain lines).
+ */
+import type { LoopEvent } from "../agent/loop.ts";
+import type { ToolCall } from "../agent/messages.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** A short, one-line view of a tool call's arguments. */
+export function describeCall(call: ToolCall): string {
+  let args: Record<string, unknown> = {};
+  try {
+    args = JSON.parse(call.arguments) as Record<string, unknown>;
+  } catch {
+    return `${call.name} (unreadable arguments)`;
+  }
+  const main = [args.command, args.path].find((value) => typeof value === "string");
+  const fallback = Array.isArray(args.todos) ? `${args.todos.length} items` : "";
+  const text = (typeof main === "string" ? main : fallback).replace(/\s+/g, " ").trim();
+  return `${call.name} ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`.trim();
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 120);
+}
+
+export function progressPrinter(stream: NodeJS.WriteStream): {
+  onEvent: (event: LoopEvent) => void;
+  stop: () => void;
+} {
+  const tty = stream.isTTY === true;
+  let timer: NodeJS.Timeout | undefined;
+  let frame = 0;
+  const clearSpinner = (): void => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    if (tty) stream.write("\r\x1b[2K");
+  };
+  const spin = (label: string): void => {
+    if (!tty) return;
+    clearSpinner();
+    timer = setInterval(() => {
+      stream.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${label}`);
+    }, 100);
+  };
+  return {
+    onEvent: (event) => {
+      switch (event.type) {
+        case "turn_start":
+          spin(`turn ${event.turn}: waiting for the model`);
+          break;
+        case "assistant":
+          clearSpinner();
+          break;
+        case "tool_start":
+          stream.write(`→ ${describeCall(event.call)}\n`);
+          break;
+        case "tool_end": {
+          const seconds = (event.durationMs / 1000).toFixed(1);
+          const status = event.outcome.isError
+            ? `✗ ${firstLine(event.outcome.content)}`
+            : firstLine(event.outcome.content);
+          stream.write(`  ${status} (${seconds} s)\n`);
+          break;
+        }
+        case "stop":
+          clearSpinner();
+          break;
+        case "usage":
+          break;
+      }
+    },
+    stop: clearSpinner,
+  };
+}

@@ -1,0 +1,296 @@
+/**
+ * The agent loop end to end inside one process: the real model client against the scripted
+ * server, the real tools in the real sandbox over a fixture repository, the real permission rules.
+ * Each test scripts the model and checks what the harness did and sent.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import type { LoopEvent } from "../../src/agent/loop.ts";
+import type { Message } from "../../src/agent/messages.ts";
+import { createModelClient } from "../../src/agent/model.ts";
+import { CONTEXT_TOO_LONG_SENTENCE } from "../../src/agent/model-errors.ts";
+import { SYSTEM_PROMPT } from "../../src/agent/prompt.ts";
+import { runSession } from "../../src/agent/session.ts";
+import type { SessionOptions } from "../../src/agent/session.ts";
+import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
+import { needsBwrap } from "../support/bwrap.ts";
+import { BUGGY_LINE, FIXED_LINE, createFixtureRepo } from "../support/fixture-repo.ts";
+import type { FixtureRepo } from "../support/fixture-repo.ts";
+import { callTools, say, startModelServer } from "../support/model-server.ts";
+import type { ModelServer, Script } from "../support/model-server.ts";
+
+const fixtures: FixtureRepo[] = [];
+const servers: ModelServer[] = [];
+after(async () => {
+  for (const server of servers) await server.close();
+  for (const fixture of fixtures) rmSync(fixture.root, { recursive: true, force: true });
+});
+
+const args = (value: unknown): string => JSON.stringify(value);
+
+async function session(
+  script: Script,
+  overrides: Partial<SessionOptions> = {},
+): Promise<{
+  fixture: FixtureRepo;
+  server: ModelServer;
+  events: LoopEvent[];
+  result: Awaited<ReturnType<typeof runSession>>;
+}> {
+  const fixture = createFixtureRepo("loop");
+  fixtures.push(fixture);
+  const server = await startModelServer(script);
+  servers.push(server);
+  const events: LoopEvent[] = [];
+  const messages: Message[] = [
+    { role: "system", content: SYSTEM_PROMPT },
+    { role: "user", content: "Make the calc test pass." },
+  ];
+  const result = await runSession({
+    workspace: fixture.repo,
+    sandbox: { ...DEFAULT_SETTINGS, backend: "bwrap", homeReadOnly: [], timeoutMs: 20_000 },
+    model: createModelClient({
+      apiKey: "sk-test",
+      model: "gpt-4.1",
+      baseUrl: server.url,
+      backoffMs: 10,
+    }),
+    messages,
+    limits: { maxTurns: 10 },
+    promptCacheKey: "pitcrew-test",
+    env: { HOME: fixture.home, PATH: process.env.PATH },
+    onEvent: (event) => events.push(event),
+    ...overrides,
+  });
+  return { fixture, server, events, result };
+}
+
+/** The tool messages the model received, in order, from the last request it was sent. */
+function toolResults(server: ModelServer): string[] {
+  const last = server.requests.at(-1)?.body.messages ?? [];
+  return last
+    .filter((message) => message.role === "tool")
+    .map((message) => String(message.content));
+}
+
+describe("the agent loop", needsBwrap(), () => {
+  test("reads, edits, runs the test and finishes: the file is fixed and the test passes", async () => {
+    const { fixture, server, events, result } = await session([
+      callTools([
+        { name: "read", arguments: args({ path: "calc.js" }) },
+        { name: "bash", arguments: args({ command: "node calc.test.js" }) },
+      ]),
+      callTools([
+        {
+          name: "edit",
+          arguments: args({ path: "calc.js", old_string: BUGGY_LINE, new_string: FIXED_LINE }),
+        },
+      ]),
+      callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
+      say("add() subtracted; it adds now. Verified with npm test."),
+    ]);
+    assert.equal(result.stopReason, "done");
+    assert.equal(result.summary, "add() subtracted; it adds now. Verified with npm test.");
+    assert.equal(result.turns, 4);
+    assert.match(readFileSync(join(fixture.repo, "calc.js"), "utf8"), /return a \+ b;/);
+    execFileSync("node", ["calc.test.js"], { cwd: fixture.repo });
+
+    const results = toolResults(server);
+    assert.match(results[0] ?? "", /1\texport function add/);
+    assert.match(results[1] ?? "", /exit code: 1[\s\S]*AssertionError/);
+    assert.match(results[3] ?? "", /exit code: 0[\s\S]*calc: all tests pass/);
+    assert.ok(
+      server.requests.every((request) => request.rejected === undefined),
+      "every request was valid",
+    );
+    assert.deepEqual(
+      events.filter((event) => event.type !== "usage").map((event) => event.type),
+      [
+        "turn_start",
+        "assistant",
+        "tool_start",
+        "tool_end",
+        "tool_start",
+        "tool_end",
+        "turn_start",
+        "assistant",
+        "tool_start",
+        "tool_end",
+        "turn_start",
+        "assistant",
+        "tool_start",
+        "tool_end",
+        "turn_start",
+        "assistant",
+        "stop",
+      ],
+    );
+    assert.ok(result.usage.promptTokens > 0 && result.cost > 0);
+  });
+
+  test("every tool call of a parallel fan-out is answered, in order, with its own id", async () => {
+    const { server, result } = await session([
+      callTools([
+        { name: "bash", arguments: args({ command: "echo one" }), id: "call_a" },
+        { name: "bash", arguments: args({ command: "echo two" }), id: "call_b" },
+        { name: "read", arguments: args({ path: "package.json" }), id: "call_c" },
+      ]),
+      say("done"),
+    ]);
+    assert.equal(result.stopReason, "done");
+    const sent = server.requests[1]?.body.messages ?? [];
+    const tools = sent.filter((message) => message.role === "tool");
+    assert.deepEqual(
+      tools.map((message) => message.tool_call_id),
+      ["call_a", "call_b", "call_c"],
+    );
+    assert.match(String(tools[1]?.content), /two/);
+  });
+
+  test("malformed calls get error results naming the problem, and the loop goes on", async () => {
+    const { server, result } = await session([
+      callTools([
+        { name: "bash", arguments: '{"command": "echo hi"' },
+        { name: "shell", arguments: args({ command: "ls" }) },
+        { name: "edit", arguments: args({ path: "calc.js", old_string: "x" }) },
+        { name: "read", arguments: args({ path: 42 }) },
+      ]),
+      say("I will stop here."),
+    ]);
+    assert.equal(result.stopReason, "done");
+    const [json, unknown, missing, mistyped] = toolResults(server);
+    assert.match(json ?? "", /arguments for bash are not valid JSON .*Send them again/);
+    assert.match(
+      unknown ?? "",
+      /no tool named "shell"\. The tools are: bash, read, write, edit, todo_write/,
+    );
+    assert.match(missing ?? "", /arguments for edit do not fit .*new_string/);
+    assert.match(mistyped ?? "", /arguments for read do not fit .*path/);
+    const toolMessages = result.messages.filter((message) => message.role === "tool");
+    assert.ok(toolMessages.every((message) => message.role === "tool" && message.isError));
+  });
+
+  test("a refused command is answered with the reason and the loop goes on", async () => {
+    const { server, result } = await session([
+      callTools([
+        { name: "bash", arguments: args({ command: "git add -A && git commit -m wip" }) },
+      ]),
+      say("Left the changes for the harness."),
+    ]);
+    assert.equal(result.stopReason, "done");
+    assert.match(toolResults(server)[0] ?? "", /git commit.*refused/i);
+  });
+
+  test("max_turns stops the loop after that many model requests, every call answered", async () => {
+    const forever: Script = () =>
+      callTools([{ name: "bash", arguments: args({ command: "true" }) }]);
+    const { server, result, events } = await session(forever, { limits: { maxTurns: 3 } });
+    assert.equal(result.stopReason, "max_turns");
+    assert.equal(server.requests.length, 3);
+    assert.equal(result.turns, 3);
+    assert.equal(result.messages.filter((message) => message.role === "tool").length, 3);
+    assert.deepEqual(events.at(-1), { type: "stop", reason: "max_turns", error: undefined });
+  });
+
+  test("the time budget stops the loop at the next turn", async () => {
+    const slow: Script = () => ({
+      ...callTools([{ name: "bash", arguments: args({ command: "true" }) }]),
+      delayMs: 150,
+    });
+    const { result, server } = await session(slow, { limits: { maxTurns: 10, timeBudgetMs: 100 } });
+    assert.equal(result.stopReason, "time_budget");
+    assert.equal(server.requests.length, 1);
+  });
+
+  test("the cost budget and the token budget stop the loop at the next turn", async () => {
+    const busy: Script = () => callTools([{ name: "bash", arguments: args({ command: "true" }) }]);
+    const cost = await session(busy, { limits: { maxTurns: 10, costBudget: 0.000001 } });
+    assert.equal(cost.result.stopReason, "cost_budget");
+    assert.equal(cost.server.requests.length, 1);
+    const tokens = await session(busy, { limits: { maxTurns: 10, tokenBudget: 1 } });
+    assert.equal(tokens.result.stopReason, "cost_budget");
+    assert.equal(tokens.server.requests.length, 1);
+  });
+
+  test("cancellation kills the running command, answers the call, and stops", async () => {
+    const controller = new AbortController();
+    const pending = session(
+      [
+        callTools([
+          { name: "bash", arguments: args({ command: "sleep 30" }) },
+          { name: "bash", arguments: args({ command: "echo never" }) },
+        ]),
+        say("unreachable"),
+      ],
+      {
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === "tool_start") setTimeout(() => controller.abort(), 200);
+        },
+      },
+    );
+    const started = Date.now();
+    const { result, server } = await pending;
+    assert.ok(Date.now() - started < 10_000, "the sleep was killed");
+    assert.equal(result.stopReason, "cancelled");
+    assert.equal(server.requests.length, 1);
+    const tools = result.messages.filter((message) => message.role === "tool");
+    assert.equal(tools.length, 2, "both calls answered");
+    assert.match(tools[1]?.content ?? "", /Not run: the run was cancelled/);
+  });
+
+  test("a transient server error is retried and the run finishes", async () => {
+    const { result, server } = await session([
+      { kind: "server-error", status: 500 },
+      { kind: "rate-limit", retryAfterMs: 20 },
+      say("fine"),
+    ]);
+    assert.equal(result.stopReason, "done");
+    assert.equal(server.requests.length, 3);
+  });
+
+  test("context too long ends the run as a model error with the sentence to continue", async () => {
+    const { result } = await session([
+      callTools([{ name: "bash", arguments: args({ command: "echo some work" }) }]),
+      { kind: "context-too-long", shape: "vllm", limit: 32768, requested: 40000 },
+    ]);
+    assert.equal(result.stopReason, "model_error");
+    assert.equal(result.error?.code, "model-context-too-long");
+    assert.equal(result.error?.message, CONTEXT_TOO_LONG_SENTENCE);
+    assert.equal(
+      result.messages.filter((message) => message.role === "tool").length,
+      1,
+      "the work so far is kept",
+    );
+  });
+
+  test("an invalid key ends the run with its named error", async () => {
+    const { result } = await session([{ kind: "invalid-key" }]);
+    assert.equal(result.stopReason, "model_error");
+    assert.equal(result.error?.code, "model-invalid-key");
+  });
+
+  test("todo_write keeps the list the session returns", async () => {
+    const { result } = await session([
+      callTools([
+        {
+          name: "todo_write",
+          arguments: args({
+            todos: [
+              { content: "fix add", status: "in_progress" },
+              { content: "run tests", status: "pending" },
+            ],
+          }),
+        },
+      ]),
+      say("planned"),
+    ]);
+    assert.deepEqual(result.todos, [
+      { content: "fix add", status: "in_progress" },
+      { content: "run tests", status: "pending" },
+    ]);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * `pitcrew run` as a person runs it: the CLI as a real process against a fixture checkout and the
+ * scripted model server. The agent fixes the bug in a separate worktree; the result is a commit on
+ * a new branch, and the person's checkout — its branch and uncommitted work — is untouched.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { needsBwrap } from "../support/bwrap.ts";
+import { BUGGY_LINE, FIXED_LINE, createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
+import type { FixtureRepo } from "../support/fixture-repo.ts";
+import { callTools, say, startModelServer } from "../support/model-server.ts";
+import type { ModelServer, Script } from "../support/model-server.ts";
+
+const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+const run = promisify(execFile);
+
+const fixtures: FixtureRepo[] = [];
+const servers: ModelServer[] = [];
+after(async () => {
+  for (const server of servers) await server.close();
+  for (const fixture of fixtures) rmSync(fixture.root, { recursive: true, force: true });
+});
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  fixture: FixtureRepo;
+  server: ModelServer;
+}
+
+async function pitcrewRun(
+  script: Script,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Ran> {
+  const fixture = createFixtureRepo("run");
+  fixtures.push(fixture);
+  const server = await startModelServer(script, { apiKey: "sk-test-key" });
+  servers.push(server);
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        CLI,
+        "run",
+        "--repo",
+        fixture.repo,
+        "--base-url",
+        server.url,
+        "--max-turns",
+        "8",
+        ...extra,
+        "make the calc test pass",
+      ],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: fixture.home,
+          OPENAI_API_KEY: "sk-test-key",
+          CI: "",
+          ...env,
+        },
+      },
+    );
+    return { code: 0, stdout, stderr, fixture, server };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, fixture, server };
+  }
+}
+
+const args = (value: unknown): string => JSON.stringify(value);
+const FIX: Script = [
+  callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
+  callTools([
+    {
+      name: "edit",
+      arguments: args({ path: "calc.js", old_string: BUGGY_LINE, new_string: FIXED_LINE }),
+    },
+  ]),
+  callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
+  say("add() subtracted instead of adding. Fixed calc.js; npm test passes."),
+];
+
+describe("pitcrew run", needsBwrap(), () => {
+  test("fixes the bug on a new branch with a commit, leaving the checkout untouched", async () => {
+    const { code, stdout, stderr, fixture: used } = await pitcrewRun(FIX);
+    assert.equal(code, 0, stderr);
+    const branch = /branch: (pitcrew\/run-[\w-]+)/.exec(stdout)?.[1];
+    assert.ok(branch, stdout);
+    assert.match(stdout, /add\(\) subtracted instead of adding/);
+    assert.match(stdout, /calc\.js \| 2 \+-/);
+    assert.match(
+      stdout,
+      /turns: 4 · tokens: [\d,]+ \(prompt [\d,]+, \d+% cached; completion [\d,]+\) · cost: \$\d+\.\d{4}/,
+    );
+    assert.match(stderr, /→ bash npm test --silent/);
+    assert.match(stderr, /→ edit calc\.js/);
+
+    // The commit is on the branch; the checkout stays on main with its buggy file.
+    assert.match(fixtureGit(used.repo, "show", `${branch}:calc.js`), /return a \+ b;/);
+    assert.equal(fixtureGit(used.repo, "rev-parse", "--abbrev-ref", "HEAD"), "main");
+    assert.match(readFileSync(join(used.repo, "calc.js"), "utf8"), /return a - b;/);
+    assert.equal(
+      fixtureGit(used.repo, "worktree", "list").split("\n").length,
+      1,
+      "the worktree is gone",
+    );
+    assert.equal(
+      fixtureGit(used.repo, "log", "--format=%s", "-1", branch),
+      "make the calc test pass",
+    );
+  });
+
+  test("uncommitted work in the person's checkout survives the run", async () => {
+    const fixture = createFixtureRepo("run-keep");
+    fixtures.push(fixture);
+    writeFileSync(join(fixture.repo, "notes.txt"), "mine, not committed\n");
+    writeFileSync(join(fixture.repo, "calc.js"), "// my own edit in progress\n");
+    const server = await startModelServer(FIX);
+    servers.push(server);
+    const result = await run(
+      process.execPath,
+      [CLI, "run", "--repo", fixture.repo, "--base-url", server.url, "make the calc test pass"],
+      { env: { PATH: process.env.PATH, HOME: fixture.home, OPENAI_API_KEY: "sk-x" } },
+    );
+    assert.match(result.stdout, /branch: pitcrew\/run-/);
+    assert.equal(readFileSync(join(fixture.repo, "notes.txt"), "utf8"), "mine, not committed\n");
+    assert.equal(
+      readFileSync(join(fixture.repo, "calc.js"), "utf8"),
+      "// my own edit in progress\n",
+    );
+  });
+
+  test("without a key: a clear error saying how to set one, exit 2, nothing created", async () => {
+    const fixture = createFixtureRepo("run-nokey");
+    fixtures.push(fixture);
+    const failed = await run(process.execPath, [CLI, "run", "--repo", fixture.repo, "do it"], {
+      env: { PATH: process.env.PATH, HOME: fixture.home },
+    }).catch((error: { code: number; stderr: string }) => error);
+    assert.ok("code" in failed && failed.code === 2);
+    assert.match(failed.stderr, /No API key: set OPENAI_API_KEY/);
+    assert.equal(fixtureGit(fixture.repo, "branch", "--list", "pitcrew/*"), "");
+  });
+
+  test("stopped by the turn limit: the work so far is committed, exit 3", async () => {
+    const { code, stdout, fixture } = await pitcrewRun(FIX, ["--max-turns", "2"]);
+    assert.equal(code, 3);
+    assert.match(stdout, /stopped: the turn limit was reached/);
+    const branch = /branch: (pitcrew\/run-[\w-]+)/.exec(stdout)?.[1] ?? "";
+    assert.match(fixtureGit(fixture.repo, "show", `${branch}:calc.js`), /return a \+ b;/);
+  });
+
+  test("nothing changed: said plainly, no branch kept", async () => {
+    const { code, stdout, fixture } = await pitcrewRun([
+      say("The code is already correct; nothing to do."),
+    ]);
+    assert.equal(code, 0);
+    assert.match(stdout, /No changes: the agent left the repository as it was/);
+    assert.equal(fixtureGit(fixture.repo, "branch", "--list", "pitcrew/*"), "");
+  });
+
+  test("a model error: its named sentence, exit 1", async () => {
+    const { code, stdout } = await pitcrewRun([{ kind: "context-too-long", shape: "openai" }]);
+    assert.equal(code, 1);
+    assert.match(
+      stdout,
+      /model-context-too-long: This conversation is too long for the model to read at once/,
+    );
+  });
+
+  test("not a git repository: a named error, exit 1", async () => {
+    const fixture = createFixtureRepo("run-nogit");
+    fixtures.push(fixture);
+    rmSync(join(fixture.repo, ".git"), { recursive: true });
+    const failed = await run(process.execPath, [CLI, "run", "--repo", fixture.repo, "do it"], {
+      env: { PATH: process.env.PATH, HOME: fixture.home, OPENAI_API_KEY: "sk-x" },
+    }).catch((error: { code: number; stderr: string }) => error);
+    assert.ok("code" in failed && failed.code === 1);
+    assert.match(failed.stderr, /not inside a git repository/);
+    assert.ok(!existsSync(join(fixture.repo, ".git")));
+  });
+});
