@@ -42,7 +42,7 @@ export function fence(label: string, text: string): string {
 
 export interface LocalTask {
   task: string;
-  /** AGENTS.md (or the config's instructions) as committed on the base. */
+  /** AGENTS.md and the config's instructions, as committed on the base. */
   repositoryInstructions?: string;
 }
 
@@ -51,7 +51,10 @@ export function localTaskPrompt({ task, repositoryInstructions }: LocalTask): st
   const parts = [`Your task, from the person running pitcrew:\n\n${task}`];
   if (repositoryInstructions !== undefined && repositoryInstructions.trim() !== "") {
     parts.push(
-      fence("The repository's instructions for agents (AGENTS.md)", repositoryInstructions.trim()),
+      fence(
+        "The repository's instructions for agents (AGENTS.md, .github/pitcrew.yml)",
+        repositoryInstructions.trim(),
+      ),
     );
   }
   return parts.join("\n\n");

@@ -10,6 +10,8 @@ import type { LoopResult, StopReason } from "../agent/loop.ts";
 import { createModelClient } from "../agent/model.ts";
 import { SYSTEM_PROMPT, localTaskPrompt } from "../agent/prompt.ts";
 import { runSession } from "../agent/session.ts";
+import { EMPTY_REPO_CONFIG, REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config.ts";
 import { addRunWorktree, commitAll, removeRunWorktree } from "../github/worktree.ts";
 import type { RunWorktree } from "../github/worktree.ts";
 import { git } from "../github/git.ts";
@@ -111,12 +113,21 @@ export function formatTotals(result: Pick<LoopResult, "turns" | "usage" | "cost"
   return `turns: ${result.turns} · tokens: ${tokens} (prompt ${promptTokens.toLocaleString("en-US")}, ${cached}% cached; completion ${completionTokens.toLocaleString("en-US")}) · cost: $${result.cost.toFixed(4)}`;
 }
 
-async function repositoryInstructions(worktree: RunWorktree): Promise<string | undefined> {
-  // From the base commit through git, never from the worktree's files.
-  const shown = await git(worktree.repo, ["show", `${worktree.base}:AGENTS.md`], {
-    okCodes: [128],
-  });
+/** A file as committed on the base, read through git — never from the worktree's files. */
+async function fromBase(worktree: RunWorktree, path: string): Promise<string | undefined> {
+  const shown = await git(worktree.repo, ["show", `${worktree.base}:${path}`], { okCodes: [128] });
   return shown.exitCode === 0 ? shown.stdout : undefined;
+}
+
+async function repositorySetup(
+  worktree: RunWorktree,
+): Promise<{ instructions: string; config: RepoConfig }> {
+  const configText = await fromBase(worktree, REPO_CONFIG_PATH);
+  const config = configText === undefined ? EMPTY_REPO_CONFIG : parseRepoConfig(configText);
+  const instructions = [await fromBase(worktree, "AGENTS.md"), config.instructions]
+    .filter((text): text is string => text !== undefined && text.trim() !== "")
+    .join("\n\n");
+  return { instructions, config };
 }
 
 export async function runCommand(
@@ -156,6 +167,7 @@ export async function runCommand(
     log.info(
       `working in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
     );
+    const { instructions, config } = await repositorySetup(worktree);
     const model = createModelClient({
       apiKey: parsed.apiKey,
       model: parsed.model,
@@ -171,11 +183,12 @@ export async function runCommand(
           role: "user",
           content: localTaskPrompt({
             task: parsed.task,
-            repositoryInstructions: await repositoryInstructions(worktree),
+            repositoryInstructions: instructions,
           }),
         },
       ],
       limits: { maxTurns: parsed.maxTurns },
+      deny: config.permissions.deny,
       promptCacheKey: `pitcrew-run-${worktree.branch}`,
       env,
       signal: controller.signal,

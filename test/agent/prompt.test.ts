@@ -83,7 +83,7 @@ describe("fencing untrusted text", () => {
       repositoryInstructions: "Run npm test.\n",
     });
     assert.match(prompt, /^Your task, from the person running pitcrew:\n\nfix the parser/);
-    assert.match(prompt, /AGENTS\.md\) \(untrusted[\s\S]*Run npm test\./);
+    assert.match(prompt, /AGENTS\.md, \.github\/pitcrew\.yml\) \(untrusted[\s\S]*Run npm test\./);
     assert.doesNotMatch(localTaskPrompt({ task: "x", repositoryInstructions: "  " }), /AGENTS/);
   });
 });

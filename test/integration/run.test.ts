@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -38,9 +38,11 @@ async function pitcrewRun(
   script: Script,
   extra: string[] = [],
   env: Record<string, string> = {},
+  prepare: (fixture: FixtureRepo) => void = () => undefined,
 ): Promise<Ran> {
   const fixture = createFixtureRepo("run");
   fixtures.push(fixture);
+  prepare(fixture);
   const server = await startModelServer(script, { apiKey: "sk-test-key" });
   servers.push(server);
   try {
@@ -185,5 +187,48 @@ describe("pitcrew run", needsBwrap(), () => {
     assert.ok("code" in failed && failed.code === 1);
     assert.match(failed.stderr, /not inside a git repository/);
     assert.ok(!existsSync(join(fixture.repo, ".git")));
+  });
+
+  test("the repository's config (from the base commit) denies commands and adds instructions", async () => {
+    const { code, stderr, server } = await pitcrewRun(
+      [
+        callTools([{ name: "bash", arguments: args({ command: "npm test" }) }]),
+        say("could not run the tests"),
+      ],
+      [],
+      {},
+      (fixture) => {
+        mkdirSync(join(fixture.repo, ".github"));
+        writeFileSync(
+          join(fixture.repo, ".github", "pitcrew.yml"),
+          "instructions: Prefer small diffs.\npermissions:\n  deny: [npm test]\n",
+        );
+        fixtureGit(fixture.repo, "add", ".");
+        fixtureGit(fixture.repo, "commit", "-q", "-m", "config");
+      },
+    );
+    assert.equal(code, 0, stderr);
+    const task = String(server.requests[0]?.body.messages[1]?.content);
+    assert.match(task, /Prefer small diffs\./);
+    const tool = server.requests[1]?.body.messages.find((message) => message.role === "tool");
+    assert.match(String(tool?.content), /npm test.*(refused|denied)/i);
+  });
+
+  test("a malformed config stops the run before anything happens: key and line named, exit 1", async () => {
+    const { code, stderr, server, fixture } = await pitcrewRun(
+      [say("never asked")],
+      [],
+      {},
+      (fixture) => {
+        mkdirSync(join(fixture.repo, ".github"));
+        writeFileSync(join(fixture.repo, ".github", "pitcrew.yml"), "permissions:\n  deny: curl\n");
+        fixtureGit(fixture.repo, "add", ".");
+        fixtureGit(fixture.repo, "commit", "-q", "-m", "bad config");
+      },
+    );
+    assert.equal(code, 1);
+    assert.match(stderr, /config-invalid: \.github\/pitcrew\.yml line 2: permissions\.deny: /);
+    assert.equal(server.requests.length, 0);
+    assert.equal(fixtureGit(fixture.repo, "branch", "--list", "pitcrew/*"), "");
   });
 });

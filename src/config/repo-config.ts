@@ -1,0 +1,72 @@
+/**
+ * The repository's own configuration, `.github/pitcrew.yml`, read from the base commit (never from
+ * a branch the agent or a pull request could have changed). Parsed with `yaml`, validated with a
+ * schema; a malformed file is a named error that gives the key and the line, before anything runs.
+ */
+import { LineCounter, parseDocument } from "yaml";
+import { z } from "zod";
+import { PitcrewError } from "../errors.ts";
+
+export const REPO_CONFIG_PATH = ".github/pitcrew.yml";
+
+const RepoConfigSchema = z
+  .object({
+    /** Added to the task prompt, like AGENTS.md. */
+    instructions: z.string().optional(),
+    permissions: z
+      .object({
+        /** Command prefixes the agent may not run (`npm publish`, `curl`). */
+        deny: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({ deny: [] }),
+  })
+  .strict();
+
+export type RepoConfig = z.infer<typeof RepoConfigSchema>;
+
+export const EMPTY_REPO_CONFIG: RepoConfig = { permissions: { deny: [] } };
+
+/** Parses the file's text; `source` names it in errors. An empty file is the empty config. */
+export function parseRepoConfig(text: string, source = REPO_CONFIG_PATH): RepoConfig {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const syntax = document.errors[0];
+  if (syntax) {
+    const line = lineCounter.linePos(syntax.pos[0]).line;
+    throw new PitcrewError(
+      "config-invalid",
+      `${source} line ${line}: ${syntax.message.split("\n")[0]}. Fix the YAML.`,
+    );
+  }
+  const checked = RepoConfigSchema.safeParse(document.toJS() ?? {});
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  const path = issue?.path ?? [];
+  const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+  const keyPath = unknownKey === undefined ? path : [...path, unknownKey];
+  const node = document.getIn(keyPath.map(String), true) as
+    { range?: [number, number] } | undefined;
+  const keyNode =
+    unknownKey === undefined ? undefined : findKeyOffset(document, path.map(String), unknownKey);
+  const offset = keyNode ?? node?.range?.[0];
+  const where = offset === undefined ? "" : ` line ${lineCounter.linePos(offset).line}`;
+  const name = keyPath.join(".") || "(top level)";
+  const detail = unknownKey === undefined ? issue?.message : "not a setting pitcrew knows";
+  throw new PitcrewError(
+    "config-invalid",
+    `${source}${where}: ${name}: ${detail}. Fix or remove it.`,
+  );
+}
+
+function findKeyOffset(
+  document: ReturnType<typeof parseDocument>,
+  path: string[],
+  key: string,
+): number | undefined {
+  const parent: unknown = path.length === 0 ? document.contents : document.getIn(path, true);
+  const items = (
+    parent as { items?: { key?: { value?: unknown; range?: [number, number] } }[] } | null
+  )?.items;
+  return items?.find((item) => item.key?.value === key)?.key?.range?.[0];
+}
