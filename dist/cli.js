@@ -40,9 +40,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/openai/internal/auth/x509-transport-state.js
+// ../../../work/main/node_modules/openai/internal/auth/x509-transport-state.js
 var require_x509_transport_state = __commonJS({
-  "node_modules/openai/internal/auth/x509-transport-state.js"(exports, module2) {
+  "../../../work/main/node_modules/openai/internal/auth/x509-transport-state.js"(exports, module2) {
     "use strict";
     if (typeof module2 !== "undefined" && module2 !== globalThis.module && typeof exports !== "undefined" && module2.exports === exports) {
       Object.defineProperty(exports, "__esModule", { value: true });
@@ -69,9 +69,9 @@ var require_x509_transport_state = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../../../work/main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -126,9 +126,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../../../work/main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -284,9 +284,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../../../work/main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var visit2 = require_visit();
@@ -455,9 +455,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../../../work/main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var visit2 = require_visit();
@@ -525,9 +525,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../../../work/main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -575,9 +575,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../../../work/main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     function toJS(value, arg, ctx) {
@@ -605,9 +605,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../../../work/main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity3 = require_identity();
@@ -646,9 +646,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../../../work/main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -764,9 +764,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../../../work/main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Node2 = require_Node();
@@ -794,9 +794,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../../../work/main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -869,9 +869,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../../../work/main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity3 = require_identity();
@@ -1012,9 +1012,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -1029,9 +1029,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -1165,9 +1165,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -1448,9 +1448,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity3 = require_identity();
@@ -1572,9 +1572,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -1705,9 +1705,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../../../work/main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -1727,9 +1727,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -1787,9 +1787,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -1851,9 +1851,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../../../work/main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -1891,9 +1891,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var stringify2 = require_stringify();
@@ -2042,9 +2042,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -2186,9 +2186,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../../../work/main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -2208,9 +2208,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -2324,9 +2324,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../../../work/main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -2346,9 +2346,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../../../work/main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -2365,9 +2365,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../../../work/main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -2383,9 +2383,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../../../work/main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -2407,9 +2407,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -2434,9 +2434,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../../../work/main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2480,9 +2480,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../../../work/main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2525,9 +2525,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../../../work/main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -2553,9 +2553,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../../../work/main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map2 = require_map();
@@ -2620,9 +2620,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -2686,9 +2686,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -2764,9 +2764,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var toJS = require_toJS();
@@ -2842,9 +2842,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -2874,9 +2874,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2923,9 +2923,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -3002,9 +3002,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -3091,9 +3091,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -3179,9 +3179,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3223,9 +3223,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../../../work/main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3317,9 +3317,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../../../work/main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var map2 = require_map();
@@ -3349,9 +3349,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var stringify2 = require_stringify();
@@ -3429,9 +3429,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../../../work/main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -3738,9 +3738,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../../../work/main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message) {
@@ -3803,9 +3803,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -3937,9 +3937,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -3979,9 +3979,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -3997,9 +3997,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -4013,9 +4013,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -4121,9 +4121,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -4172,9 +4172,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -4215,9 +4215,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -4409,9 +4409,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../../../work/main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -4474,9 +4474,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -4657,9 +4657,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -4878,9 +4878,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -4959,9 +4959,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -4989,9 +4989,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../../../work/main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -5095,9 +5095,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../../../work/main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -5138,9 +5138,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../../../work/main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -5346,9 +5346,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -5531,9 +5531,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -5592,9 +5592,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../../../work/main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -5654,9 +5654,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../../../work/main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -5756,9 +5756,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../../../work/main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -6345,9 +6345,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../../../work/main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter2 = class {
       constructor() {
@@ -6376,9 +6376,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../../../work/main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -7250,9 +7250,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../../../work/main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7347,9 +7347,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../../../work/main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../../../work/main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7420,7 +7420,7 @@ function describeError(error62) {
 // src/agent/model.ts
 import { setTimeout as sleep2 } from "node:timers/promises";
 
-// node_modules/openai/internal/tslib.mjs
+// ../../../work/main/node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state2, value, kind, f) {
   if (kind === "m")
     throw new TypeError("Private method is not writable");
@@ -7438,7 +7438,7 @@ function __classPrivateFieldGet(receiver, state2, kind, f) {
   return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state2.get(receiver);
 }
 
-// node_modules/openai/internal/utils/uuid.mjs
+// ../../../work/main/node_modules/openai/internal/utils/uuid.mjs
 var uuid4 = function() {
   const { crypto: crypto2 } = globalThis;
   if (crypto2?.randomUUID) {
@@ -7450,7 +7450,7 @@ var uuid4 = function() {
   return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c3) => (+c3 ^ randomByte() & 15 >> +c3 / 4).toString(16));
 };
 
-// node_modules/openai/internal/errors.mjs
+// ../../../work/main/node_modules/openai/internal/errors.mjs
 function isAbortError(err2) {
   return typeof err2 === "object" && err2 !== null && // Spec-compliant fetch implementations
   ("name" in err2 && err2.name === "AbortError" || // Expo fetch
@@ -7482,7 +7482,7 @@ var castToError = (err2) => {
   return new Error(err2);
 };
 
-// node_modules/openai/core/error.mjs
+// ../../../work/main/node_modules/openai/core/error.mjs
 var OpenAIError = class extends Error {
 };
 var APIError = class _APIError extends OpenAIError {
@@ -7616,7 +7616,7 @@ var SubjectTokenProviderError = class extends OpenAIError {
   }
 };
 
-// node_modules/openai/internal/utils/values.mjs
+// ../../../work/main/node_modules/openai/internal/utils/values.mjs
 var startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
 var isAbsoluteURL = (url2) => {
   return startsWithSchemeRegexp.test(url2);
@@ -7659,7 +7659,7 @@ var safeJSON = (text) => {
   }
 };
 
-// node_modules/openai/internal/utils/sleep.mjs
+// ../../../work/main/node_modules/openai/internal/utils/sleep.mjs
 var sleep = (ms, ...signals2) => new Promise((resolve3, reject) => {
   const activeSignals = [...new Set(signals2.filter((signal) => signal != null))];
   let timeout;
@@ -7709,7 +7709,7 @@ var sleep = (ms, ...signals2) => new Promise((resolve3, reject) => {
   }
 });
 
-// node_modules/openai/internal/utils/abort.mjs
+// ../../../work/main/node_modules/openai/internal/utils/abort.mjs
 var weakGlobals = globalThis;
 var finalizer = (
   // oxlint-disable-next-line anti-slop/no-runtime-typeof -- Weak references and finalizers are optional host capabilities, so probe them before constructing either.
@@ -7782,7 +7782,7 @@ function addRequestAbortListener(signal, abort2, requestSignal) {
   return cleanup;
 }
 
-// node_modules/openai/internal/shims.mjs
+// ../../../work/main/node_modules/openai/internal/shims.mjs
 function getDefaultFetch() {
   if (typeof fetch !== "undefined") {
     return fetch;
@@ -7854,7 +7854,7 @@ async function CancelReadableStream(stream) {
   await cancelPromise;
 }
 
-// node_modules/openai/internal/utils/bytes.mjs
+// ../../../work/main/node_modules/openai/internal/utils/bytes.mjs
 var encodeUTF8_;
 function encodeUTF8(str) {
   let encoder;
@@ -7866,7 +7866,7 @@ function decodeUTF8(bytes) {
   return (decodeUTF8_ ?? (decoder = new globalThis.TextDecoder(), decodeUTF8_ = decoder.decode.bind(decoder)))(bytes);
 }
 
-// node_modules/openai/internal/decoders/line.mjs
+// ../../../work/main/node_modules/openai/internal/decoders/line.mjs
 var _LineDecoder_instances;
 var _LineDecoder_buffer;
 var _LineDecoder_start;
@@ -8027,7 +8027,7 @@ function lineEndingLength(buffer, index) {
   return 0;
 }
 
-// node_modules/openai/internal/utils/log.mjs
+// ../../../work/main/node_modules/openai/internal/utils/log.mjs
 var levelNumbers = {
   off: 0,
   error: 200,
@@ -8164,7 +8164,7 @@ var formatRequestDetails = (details) => {
   return details;
 };
 
-// node_modules/openai/core/streaming.mjs
+// ../../../work/main/node_modules/openai/core/streaming.mjs
 var _Stream_instances;
 var _Stream_client;
 var _Stream_isTeeBranch;
@@ -8754,7 +8754,7 @@ function partition(str, delimiter) {
   return [str, "", ""];
 }
 
-// node_modules/openai/internal/parse.mjs
+// ../../../work/main/node_modules/openai/internal/parse.mjs
 async function defaultParseResponse(client, props) {
   const { response, requestLogID, retryOfRequestLogID, startTime } = props;
   let jsonBodyLength;
@@ -8822,10 +8822,10 @@ function addRequestID(value, response) {
   });
 }
 
-// node_modules/openai/version.mjs
+// ../../../work/main/node_modules/openai/version.mjs
 var VERSION = "7.59.0";
 
-// node_modules/openai/internal/detect-platform.mjs
+// ../../../work/main/node_modules/openai/internal/detect-platform.mjs
 var isRunningInBrowser = () => {
   return (
     // @ts-ignore
@@ -8959,7 +8959,7 @@ var getPlatformHeaders = () => {
   return _platformHeaders ?? (_platformHeaders = getPlatformProperties());
 };
 
-// node_modules/openai/internal/request-options.mjs
+// ../../../work/main/node_modules/openai/internal/request-options.mjs
 var jsonRequestBodyObservers = /* @__PURE__ */ new WeakMap();
 function observeJSONRequestBody(body2, observer) {
   let observers = jsonRequestBodyObservers.get(body2);
@@ -9008,7 +9008,7 @@ var FallbackEncoder = ({ headers, body: body2 }) => {
   };
 };
 
-// node_modules/openai/internal/qs/formats.mjs
+// ../../../work/main/node_modules/openai/internal/qs/formats.mjs
 var default_format = "RFC3986";
 var default_formatter = String;
 var formatters = {
@@ -9017,7 +9017,7 @@ var formatters = {
 };
 var RFC1738 = "RFC1738";
 
-// node_modules/openai/internal/qs/utils.mjs
+// ../../../work/main/node_modules/openai/internal/qs/utils.mjs
 var cachedHas;
 var has = (obj, key) => {
   const resolvedHas = cachedHas ?? Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty);
@@ -9104,7 +9104,7 @@ function maybe_map(val, fn) {
   return fn(val);
 }
 
-// node_modules/openai/internal/qs/stringify.mjs
+// ../../../work/main/node_modules/openai/internal/qs/stringify.mjs
 var array_prefix_generators = {
   brackets(prefix) {
     return String(prefix) + "[]";
@@ -9395,12 +9395,12 @@ function stringify(object2, opts = {}) {
   return joined.length > 0 ? prefix + joined : "";
 }
 
-// node_modules/openai/internal/utils/query.mjs
+// ../../../work/main/node_modules/openai/internal/utils/query.mjs
 function stringifyQuery(query) {
   return stringify(query, { arrayFormat: "brackets" });
 }
 
-// node_modules/openai/internal/data-residency.mjs
+// ../../../work/main/node_modules/openai/internal/data-residency.mjs
 var endpoints = /* @__PURE__ */ new Map([
   ["global", "https://api.openai.com/v1"],
   ["us", "https://us.api.openai.com/v1"],
@@ -9424,7 +9424,7 @@ function resolveDataResidency(options) {
   return endpoint;
 }
 
-// node_modules/openai/core/api-promise.mjs
+// ../../../work/main/node_modules/openai/core/api-promise.mjs
 var _APIPromise_client;
 var APIPromise = class _APIPromise extends Promise {
   constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
@@ -9487,7 +9487,7 @@ var APIPromise = class _APIPromise extends Promise {
 };
 _APIPromise_client = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/core/pagination.mjs
+// ../../../work/main/node_modules/openai/core/pagination.mjs
 var _AbstractPage_client;
 var AbstractPage = class {
   constructor(client, response, body2, options) {
@@ -9678,7 +9678,7 @@ var TokenPage = class extends AbstractPage {
   }
 };
 
-// node_modules/openai/auth/workload-identity-auth.mjs
+// ../../../work/main/node_modules/openai/auth/workload-identity-auth.mjs
 var SUBJECT_TOKEN_TYPES = {
   jwt: "urn:ietf:params:oauth:token-type:jwt",
   id: "urn:ietf:params:oauth:token-type:id_token"
@@ -9890,7 +9890,7 @@ var WorkloadIdentityAuth = class _WorkloadIdentityAuth {
   }
 };
 
-// node_modules/openai/internal/auth/x509-api-origin.mjs
+// ../../../work/main/node_modules/openai/internal/auth/x509-api-origin.mjs
 var X509_API_BASE_URL = "https://mtls.api.openai.com/v1";
 function assertX509APIOrigin(value) {
   let target;
@@ -9910,7 +9910,7 @@ function assertX509APIOrigin(value) {
   return target;
 }
 
-// node_modules/openai/internal/headers.mjs
+// ../../../work/main/node_modules/openai/internal/headers.mjs
 var brand_privateNullableHeaders = /* @__PURE__ */ Symbol("brand.privateNullableHeaders");
 var httpTokenHeaderName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 function* iterateHeaders(headers) {
@@ -9976,7 +9976,7 @@ var buildHeaders = (newHeaders) => {
   return { [brand_privateNullableHeaders]: true, values: targetHeaders, nulls: nullHeaders };
 };
 
-// node_modules/openai/internal/auth/x509-transport-state-browser.mjs
+// ../../../work/main/node_modules/openai/internal/auth/x509-transport-state-browser.mjs
 var x509_transport_state_browser_exports = {};
 __export(x509_transport_state_browser_exports, {
   findRegisteredX509Transport: () => findRegisteredX509Transport,
@@ -10011,7 +10011,7 @@ var findX509OAuthError = WeakMap.prototype.get.bind(approvedX509OAuthErrors);
 var rememberX509Credential = WeakMap.prototype.set.bind(approvedX509Credentials);
 var findX509Credential = WeakMap.prototype.get.bind(approvedX509Credentials);
 
-// node_modules/openai/internal/auth/x509-transport-state.mjs
+// ../../../work/main/node_modules/openai/internal/auth/x509-transport-state.mjs
 var nodeState = __toESM(require_x509_transport_state(), 1);
 var state = typeof nodeState.findRegisteredX509Transport === "function" ? nodeState : x509_transport_state_browser_exports;
 var {
@@ -10029,7 +10029,7 @@ var {
   findX509Credential: findX509Credential2
 } = state;
 
-// node_modules/openai/internal/auth/x509-transport-registry.mjs
+// ../../../work/main/node_modules/openai/internal/auth/x509-transport-registry.mjs
 function resolveX509Transport(value) {
   if (!value || typeof value !== "object") {
     throw new OpenAIError("X.509 workload identity requires an approved X.509 transport capability.");
@@ -10041,7 +10041,7 @@ function resolveX509Transport(value) {
   return registered;
 }
 
-// node_modules/openai/internal/auth/x509-workload-identity-auth.mjs
+// ../../../work/main/node_modules/openai/internal/auth/x509-workload-identity-auth.mjs
 var _X509WorkloadIdentityAuth_instances;
 var _a;
 var _X509WorkloadIdentityAuth_identityProviderId;
@@ -10750,7 +10750,7 @@ _a = X509WorkloadIdentityAuth, _X509WorkloadIdentityAuth_identityProviderId = /*
   }
 };
 
-// node_modules/openai/internal/auth/x509-credential-options.mjs
+// ../../../work/main/node_modules/openai/internal/auth/x509-credential-options.mjs
 function normalizeX509CredentialOptions(options) {
   const { credential } = options;
   if (credential === void 0) {
@@ -10850,7 +10850,7 @@ function prepareX509ClientClone(inherited, overrides, credential, currentlyX509)
   return { credential: nextCredential, provider: prepareProviderClone(inherited, overrides) };
 }
 
-// node_modules/openai/internal/uploads.mjs
+// ../../../work/main/node_modules/openai/internal/uploads.mjs
 var brand_privateStreamingFile = /* @__PURE__ */ Symbol("brand.privateStreamingFile");
 function toStreamingFile(data, name2, options) {
   if (typeof name2 !== "string" || !name2) {
@@ -11229,7 +11229,7 @@ var addFormValue = async (form, key, value, options) => {
   }
 };
 
-// node_modules/openai/internal/to-file.mjs
+// ../../../work/main/node_modules/openai/internal/to-file.mjs
 var isBlobLike = (value) => value != null && typeof value === "object" && typeof value.size === "number" && typeof value.type === "string" && typeof value.text === "function" && typeof value.slice === "function" && typeof value.arrayBuffer === "function";
 var isFileLike = (value) => value != null && typeof value === "object" && typeof value.name === "string" && typeof value.lastModified === "number" && isBlobLike(value);
 var isResponseLike = (value) => value != null && typeof value === "object" && typeof value.url === "string" && typeof value.blob === "function";
@@ -11293,14 +11293,14 @@ function propsForError(value) {
   return `; props: [${props.map((p) => `"${p}"`).join(", ")}]`;
 }
 
-// node_modules/openai/core/resource.mjs
+// ../../../work/main/node_modules/openai/core/resource.mjs
 var APIResource = class {
   constructor(client) {
     this._client = client;
   }
 };
 
-// node_modules/openai/internal/utils/path.mjs
+// ../../../work/main/node_modules/openai/internal/utils/path.mjs
 function encodeURIPath(str) {
   return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
@@ -11362,7 +11362,7 @@ ${underline2}`);
 };
 var path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
-// node_modules/openai/resources/chat/completions/messages.mjs
+// ../../../work/main/node_modules/openai/resources/chat/completions/messages.mjs
 function resolveResourceRequestOptions(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -11424,7 +11424,7 @@ var Messages = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/parser.mjs
+// ../../../work/main/node_modules/openai/lib/parser.mjs
 function isChatCompletionFunctionTool(tool) {
   return tool !== void 0 && "function" in tool && tool.function !== void 0;
 }
@@ -11546,11 +11546,11 @@ function validateInputTools(tools) {
   }
 }
 
-// node_modules/openai/lib/chatCompletionUtils.mjs
+// ../../../work/main/node_modules/openai/lib/chatCompletionUtils.mjs
 var isAssistantMessage = (message) => message?.role === "assistant";
 var isToolMessage = (message) => message?.role === "tool";
 
-// node_modules/openai/lib/EventStream.mjs
+// ../../../work/main/node_modules/openai/lib/EventStream.mjs
 var _EventStream_instances;
 var _EventStream_connectedPromise;
 var _EventStream_resolveConnectedPromise;
@@ -13032,12 +13032,12 @@ _EventStream_connectedPromise = /* @__PURE__ */ new WeakMap(), _EventStream_reso
   }
 };
 
-// node_modules/openai/lib/RunnableFunction.mjs
+// ../../../work/main/node_modules/openai/lib/RunnableFunction.mjs
 function isRunnableFunctionWithParse(fn) {
   return typeof fn.parse === "function";
 }
 
-// node_modules/openai/lib/AbstractChatCompletionRunner.mjs
+// ../../../work/main/node_modules/openai/lib/AbstractChatCompletionRunner.mjs
 var _AbstractChatCompletionRunner_instances;
 var _a2;
 var _AbstractChatCompletionRunner_completionArrivedBeforeAbort;
@@ -13490,7 +13490,7 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
   return JSON.stringify(rawContent);
 };
 
-// node_modules/openai/lib/ChatCompletionRunner.mjs
+// ../../../work/main/node_modules/openai/lib/ChatCompletionRunner.mjs
 var ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompletionRunner {
   /** Starts a non-streaming tool loop and returns its event-driven conversation runner. */
   static runTools(client, params, options) {
@@ -13514,7 +13514,7 @@ var ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompl
   }
 };
 
-// node_modules/openai/_vendor/partial-json-parser/parser.mjs
+// ../../../work/main/node_modules/openai/_vendor/partial-json-parser/parser.mjs
 var STR = 1;
 var NUM = 2;
 var ARR = 4;
@@ -13739,7 +13739,7 @@ var _parseJSON = (jsonString, allow) => {
 };
 var partialParse = (input2) => parseJSON(input2, Allow.ALL ^ Allow.NUM);
 
-// node_modules/openai/lib/chat-completions/streaming.mjs
+// ../../../work/main/node_modules/openai/lib/chat-completions/streaming.mjs
 function normalizeChatCompletionChunk(chunk) {
   if (!Array.isArray(chunk?.choices)) {
     return chunk;
@@ -13760,7 +13760,7 @@ function normalizeChatCompletionStream(stream) {
   return stream;
 }
 
-// node_modules/openai/lib/ChatCompletionStream.mjs
+// ../../../work/main/node_modules/openai/lib/ChatCompletionStream.mjs
 var _ChatCompletionStream_instances;
 var _ChatCompletionStream_params;
 var _ChatCompletionStream_rejectsUnfinishedTurns;
@@ -15310,7 +15310,7 @@ function assertNever(_x) {
   return _x;
 }
 
-// node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
+// ../../../work/main/node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
 var ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends ChatCompletionStream {
   /** Restores a serialized tool run, including intermediate completions and tool-result messages. */
   static fromReadableStream(stream) {
@@ -15365,7 +15365,7 @@ var ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends
   }
 };
 
-// node_modules/openai/resources/chat/completions/completions.mjs
+// ../../../work/main/node_modules/openai/resources/chat/completions/completions.mjs
 function resolveResourceRequestOptions2(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -15503,7 +15503,7 @@ var Completions = class extends APIResource {
 };
 Completions.Messages = Messages;
 
-// node_modules/openai/resources/chat/chat.mjs
+// ../../../work/main/node_modules/openai/resources/chat/chat.mjs
 var Chat = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -15512,7 +15512,7 @@ var Chat = class extends APIResource {
 };
 Chat.Completions = Completions;
 
-// node_modules/openai/resources/admin/organization/admin-api-keys.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/admin-api-keys.mjs
 function resolveResourceRequestOptions3(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -15626,7 +15626,7 @@ var AdminAPIKeys = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/audit-logs.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/audit-logs.mjs
 function resolveResourceRequestOptions4(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -15699,7 +15699,7 @@ var AuditLogs = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/certificates.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/certificates.mjs
 function resolveResourceRequestOptions5(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -15878,7 +15878,7 @@ var Certificates = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/data-retention.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/data-retention.mjs
 function resolveResourceRequestOptions6(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -15918,7 +15918,7 @@ var DataRetention = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/external-keys.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/external-keys.mjs
 function resolveResourceRequestOptions7(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16053,7 +16053,7 @@ var ExternalKeys = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/external-storage.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/external-storage.mjs
 function resolveResourceRequestOptions8(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16192,7 +16192,7 @@ var ExternalStorage = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/invites.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/invites.mjs
 function resolveResourceRequestOptions9(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16308,7 +16308,7 @@ var Invites = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/roles.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/roles.mjs
 function resolveResourceRequestOptions10(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16437,7 +16437,7 @@ var Roles = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/spend-alerts.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/spend-alerts.mjs
 function resolveResourceRequestOptions11(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16584,7 +16584,7 @@ var SpendAlerts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/spend-limit.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/spend-limit.mjs
 function resolveResourceRequestOptions12(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16641,7 +16641,7 @@ var SpendLimit = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/usage.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/usage.mjs
 function resolveResourceRequestOptions13(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16864,7 +16864,7 @@ var Usage = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/groups/roles.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/groups/roles.mjs
 function resolveResourceRequestOptions14(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -16983,7 +16983,7 @@ var Roles2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/groups/users.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/groups/users.mjs
 function resolveResourceRequestOptions15(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17102,7 +17102,7 @@ var Users = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/groups/groups.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/groups/groups.mjs
 function resolveResourceRequestOptions16(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17239,7 +17239,7 @@ var Groups = class extends APIResource {
 Groups.Users = Users;
 Groups.Roles = Roles2;
 
-// node_modules/openai/resources/admin/organization/projects/api-keys.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/api-keys.mjs
 function resolveResourceRequestOptions17(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17385,7 +17385,7 @@ var APIKeys = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/certificates.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/certificates.mjs
 function resolveResourceRequestOptions18(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17494,7 +17494,7 @@ var Certificates2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/data-retention.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/data-retention.mjs
 function resolveResourceRequestOptions19(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17537,7 +17537,7 @@ var DataRetention2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
 function resolveResourceRequestOptions20(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17579,7 +17579,7 @@ var HostedToolPermissions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
 function resolveResourceRequestOptions21(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17639,7 +17639,7 @@ var ModelPermissions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
 function resolveResourceRequestOptions22(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17721,7 +17721,7 @@ var RateLimits = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/roles.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/roles.mjs
 function resolveResourceRequestOptions23(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17860,7 +17860,7 @@ var Roles3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/service-tier-settings.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/service-tier-settings.mjs
 function resolveResourceRequestOptions24(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17904,7 +17904,7 @@ var ServiceTierSettings = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
 function resolveResourceRequestOptions25(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18060,7 +18060,7 @@ var SpendAlerts2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
 function resolveResourceRequestOptions26(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18124,7 +18124,7 @@ var SpendLimit2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
 function resolveResourceRequestOptions27(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18211,7 +18211,7 @@ var Roles4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
 function resolveResourceRequestOptions28(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18336,7 +18336,7 @@ var Groups2 = class extends APIResource {
 };
 Groups2.Roles = Roles4;
 
-// node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
 function resolveResourceRequestOptions29(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18363,7 +18363,7 @@ var APIKeys2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
 function resolveResourceRequestOptions30(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18511,7 +18511,7 @@ var ServiceAccounts = class extends APIResource {
 };
 ServiceAccounts.APIKeys = APIKeys2;
 
-// node_modules/openai/resources/admin/organization/projects/users/roles.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/users/roles.mjs
 function resolveResourceRequestOptions31(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18598,7 +18598,7 @@ var Roles5 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/users/users.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/users/users.mjs
 function resolveResourceRequestOptions32(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18746,7 +18746,7 @@ var Users2 = class extends APIResource {
 };
 Users2.Roles = Roles5;
 
-// node_modules/openai/resources/admin/organization/projects/projects.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/projects/projects.mjs
 function resolveResourceRequestOptions33(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18909,7 +18909,7 @@ Projects.SpendLimit = SpendLimit2;
 Projects.SpendAlerts = SpendAlerts2;
 Projects.Certificates = Certificates2;
 
-// node_modules/openai/resources/admin/organization/users/roles.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/users/roles.mjs
 function resolveResourceRequestOptions34(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19028,7 +19028,7 @@ var Roles6 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/users/users.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/users/users.mjs
 function resolveResourceRequestOptions35(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19142,7 +19142,7 @@ var Users3 = class extends APIResource {
 };
 Users3.Roles = Roles6;
 
-// node_modules/openai/resources/admin/organization/workload-identity-providers/federation-rules.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/workload-identity-providers/federation-rules.mjs
 function resolveResourceRequestOptions36(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19285,7 +19285,7 @@ var FederationRules = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/workload-identity-providers/workload-identity-providers.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/workload-identity-providers/workload-identity-providers.mjs
 function resolveResourceRequestOptions37(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19427,7 +19427,7 @@ var WorkloadIdentityProviders = class extends APIResource {
 };
 WorkloadIdentityProviders.FederationRules = FederationRules;
 
-// node_modules/openai/resources/admin/organization/organization.mjs
+// ../../../work/main/node_modules/openai/resources/admin/organization/organization.mjs
 var Organization = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -19464,7 +19464,7 @@ Organization.SpendAlerts = SpendAlerts;
 Organization.Certificates = Certificates;
 Organization.Projects = Projects;
 
-// node_modules/openai/resources/admin/admin.mjs
+// ../../../work/main/node_modules/openai/resources/admin/admin.mjs
 var Admin = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -19473,7 +19473,7 @@ var Admin = class extends APIResource {
 };
 Admin.Organization = Organization;
 
-// node_modules/openai/resources/audio/speech.mjs
+// ../../../work/main/node_modules/openai/resources/audio/speech.mjs
 function resolveResourceRequestOptions38(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19514,7 +19514,7 @@ var Speech = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/transcriptions.mjs
+// ../../../work/main/node_modules/openai/resources/audio/transcriptions.mjs
 function resolveResourceRequestOptions39(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19532,7 +19532,7 @@ var Transcriptions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/translations.mjs
+// ../../../work/main/node_modules/openai/resources/audio/translations.mjs
 function resolveResourceRequestOptions40(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19546,7 +19546,7 @@ var Translations = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/voice-consents.mjs
+// ../../../work/main/node_modules/openai/resources/audio/voice-consents.mjs
 function resolveResourceRequestOptions41(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19667,7 +19667,7 @@ var VoiceConsents = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/voices.mjs
+// ../../../work/main/node_modules/openai/resources/audio/voices.mjs
 function resolveResourceRequestOptions42(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19719,7 +19719,7 @@ var Voices = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/audio.mjs
+// ../../../work/main/node_modules/openai/resources/audio/audio.mjs
 var Audio = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -19736,7 +19736,7 @@ Audio.Speech = Speech;
 Audio.Voices = Voices;
 Audio.VoiceConsents = VoiceConsents;
 
-// node_modules/openai/resources/batches.mjs
+// ../../../work/main/node_modules/openai/resources/batches.mjs
 function resolveResourceRequestOptions43(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19822,7 +19822,7 @@ var Batches = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/assistants.mjs
+// ../../../work/main/node_modules/openai/resources/beta/assistants.mjs
 function resolveResourceRequestOptions44(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19935,7 +19935,7 @@ var Assistants = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/automations/invocations.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/automations/invocations.mjs
 function resolveResourceRequestOptions45(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20036,7 +20036,7 @@ var Invocations = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/automations/automations.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/automations/automations.mjs
 function resolveResourceRequestOptions46(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20229,7 +20229,7 @@ var Automations = class extends APIResource {
 };
 Automations.Invocations = Invocations;
 
-// node_modules/openai/lib/beta/agents/files.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/files.mjs
 var AgentFileUploadError = class extends OpenAIError {
   constructor(uploadedFiles, cause) {
     super("Agent file preparation or staging failed; uploaded files remain caller-owned.");
@@ -20307,7 +20307,7 @@ async function uploadAgentFile(client, resource, environmentID, params, options)
   }
 }
 
-// node_modules/openai/resources/beta/agents/environments/files.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/environments/files.mjs
 function resolveResourceRequestOptions47(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20368,7 +20368,7 @@ var Files = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/environments/templates.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/environments/templates.mjs
 function resolveResourceRequestOptions48(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20511,7 +20511,7 @@ var Templates = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/environments/environments.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/environments/environments.mjs
 function resolveResourceRequestOptions49(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20636,7 +20636,7 @@ var EnvironmentInfosPage = class extends CursorPage {
 Environments.Files = Files;
 Environments.Templates = Templates;
 
-// node_modules/openai/lib/beta/agents/pages.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/pages.mjs
 async function* agentItems(load3) {
   let after;
   while (true) {
@@ -20655,7 +20655,7 @@ async function* agentItems(load3) {
   }
 }
 
-// node_modules/openai/lib/beta/agents/result-artifacts.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/result-artifacts.mjs
 var _AgentResultArtifacts_resource;
 var _AgentResultArtifacts_sessionID;
 var _AgentResultArtifacts_turnID;
@@ -20711,7 +20711,7 @@ var AgentResultArtifacts = class {
 };
 _AgentResultArtifacts_resource = /* @__PURE__ */ new WeakMap(), _AgentResultArtifacts_sessionID = /* @__PURE__ */ new WeakMap(), _AgentResultArtifacts_turnID = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/resources/beta/agents/sessions/artifacts.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/artifacts.mjs
 function resolveResourceRequestOptions50(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20850,7 +20850,7 @@ var Artifacts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/events.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/events.mjs
 function resolveResourceRequestOptions51(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20920,7 +20920,7 @@ var Events = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/items.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/items.mjs
 function resolveResourceRequestOptions52(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20983,7 +20983,7 @@ var Items = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/traces.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/traces.mjs
 function resolveResourceRequestOptions53(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21046,7 +21046,7 @@ var Traces = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/items.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/subagents/items.mjs
 function resolveResourceRequestOptions54(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21077,7 +21077,7 @@ var Items2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/turns/items.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/subagents/turns/items.mjs
 function resolveResourceRequestOptions55(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21108,7 +21108,7 @@ var Items3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/turns/turns.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/subagents/turns/turns.mjs
 function resolveResourceRequestOptions56(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21168,7 +21168,7 @@ var Turns = class extends APIResource {
 };
 Turns.Items = Items3;
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/subagents.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/subagents/subagents.mjs
 function resolveResourceRequestOptions57(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21259,7 +21259,7 @@ var Subagents = class extends APIResource {
 Subagents.Items = Items2;
 Subagents.Turns = Turns;
 
-// node_modules/openai/resources/beta/agents/sessions/turns/items.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/turns/items.mjs
 function resolveResourceRequestOptions58(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21291,7 +21291,7 @@ var Items4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/turns/turns.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/turns/turns.mjs
 function resolveResourceRequestOptions59(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21381,7 +21381,7 @@ var Turns2 = class extends APIResource {
 };
 Turns2.Items = Items4;
 
-// node_modules/openai/lib/agents/turn-state.mjs
+// ../../../work/main/node_modules/openai/lib/agents/turn-state.mjs
 var _TurnState_turnID;
 var _TurnState_turnEnded;
 var _TurnState_eventIDs;
@@ -21433,7 +21433,7 @@ var TurnState = class {
 };
 _TurnState_turnID = /* @__PURE__ */ new WeakMap(), _TurnState_turnEnded = /* @__PURE__ */ new WeakMap(), _TurnState_eventIDs = /* @__PURE__ */ new WeakMap(), _TurnState_calls = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/lib/beta/agents/tool-output.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/tool-output.mjs
 function isInputContent(value) {
   if (!isObj(value)) {
     return false;
@@ -21450,10 +21450,10 @@ function isInputContent(value) {
   return hasOwn(content, "type") && hasOwn(content, field) && typeof content[field] === "string";
 }
 
-// node_modules/openai/lib/beta/agents/tool-stages.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/tool-stages.mjs
 var toolStages = /* @__PURE__ */ Symbol.for("openai.beta.agents.toolStages");
 
-// node_modules/openai/lib/beta/agents/tool-dispatcher.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/tool-dispatcher.mjs
 var _AgentToolDispatcher_instances;
 var _AgentToolDispatcher_handlers;
 var _AgentToolDispatcher_options;
@@ -21619,12 +21619,12 @@ _AgentToolDispatcher_handlers = /* @__PURE__ */ new WeakMap(), _AgentToolDispatc
   }
 };
 
-// node_modules/openai/lib/agents/output-text.mjs
+// ../../../work/main/node_modules/openai/lib/agents/output-text.mjs
 function outputText(message) {
   return message.content.map((block) => block.type === "output_text" ? block.text : "").join("");
 }
 
-// node_modules/openai/lib/beta/agents/agent-turn-result.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/agent-turn-result.mjs
 var AgentTurnResult = class {
   constructor(turn, messages) {
     this.turn = turn;
@@ -21641,7 +21641,7 @@ var AgentTurnResult = class {
   }
 };
 
-// node_modules/openai/lib/beta/agents/parsed-agent-turn-result.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/parsed-agent-turn-result.mjs
 var ParsedAgentTurnResult = class extends AgentTurnResult {
   constructor(result, parsed) {
     super(result.turn, result.messages);
@@ -21650,7 +21650,7 @@ var ParsedAgentTurnResult = class extends AgentTurnResult {
   }
 };
 
-// node_modules/openai/lib/beta/agents/output-parse-error.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/output-parse-error.mjs
 var _AgentOutputParseError_rawResult;
 var AgentOutputParseError = class extends OpenAIError {
   constructor(result) {
@@ -21666,7 +21666,7 @@ var AgentOutputParseError = class extends OpenAIError {
 };
 _AgentOutputParseError_rawResult = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/lib/beta/agents/parse-result.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/parse-result.mjs
 function parseAgentResult(result, format2) {
   try {
     if (!format2) {
@@ -21757,7 +21757,7 @@ async function parseAgentResultPromise(result, format2) {
   return parseAgentResult(await result, format2);
 }
 
-// node_modules/openai/lib/beta/agents/agent-turn-result-error.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/agent-turn-result-error.mjs
 var AgentTurnResultError = class extends OpenAIError {
   constructor(reason, session_id, turn, messages, required_actions = [], cause) {
     super(`Could not collect the agent turn result: ${reason}`);
@@ -21774,7 +21774,7 @@ var AgentTurnResultError = class extends OpenAIError {
   }
 };
 
-// node_modules/openai/lib/beta/agents/agent-turn-result-collector.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/agent-turn-result-collector.mjs
 var _AgentTurnResultCollector_instances;
 var _AgentTurnResultCollector_sessionID;
 var _AgentTurnResultCollector_turn;
@@ -21873,7 +21873,7 @@ _AgentTurnResultCollector_sessionID = /* @__PURE__ */ new WeakMap(), _AgentTurnR
   return [...__classPrivateFieldGet(this, _AgentTurnResultCollector_messages, "f").values()].sort((a2, b) => a2.index - b.index).map(({ message }) => message);
 };
 
-// node_modules/openai/lib/beta/agents/result-collection.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/result-collection.mjs
 var _ResultCollection_instances;
 var _ResultCollection_iterator;
 var _ResultCollection_ended;
@@ -21976,7 +21976,7 @@ _ResultCollection_iterator = /* @__PURE__ */ new WeakMap(), _ResultCollection_en
   }
 };
 
-// node_modules/openai/lib/agents/agent-session-stream.mjs
+// ../../../work/main/node_modules/openai/lib/agents/agent-session-stream.mjs
 var _AgentSessionStream_instances;
 var _AgentSessionStream_consumed;
 var _AgentSessionStream_format;
@@ -22132,7 +22132,7 @@ _AgentSessionStream_iterate = async function* _AgentSessionStream_iterate2() {
   return error62;
 };
 
-// node_modules/openai/lib/beta/agents/agent-session-create-stream.mjs
+// ../../../work/main/node_modules/openai/lib/beta/agents/agent-session-create-stream.mjs
 async function* dispatchCreationTools(source, dispatcher, signal) {
   const state2 = new TurnState();
   let sessionID;
@@ -22208,7 +22208,7 @@ function captureCreationTools(body2, options) {
   };
 }
 
-// node_modules/openai/resources/beta/agents/sessions/sessions.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/sessions/sessions.mjs
 function resolveResourceRequestOptions60(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22366,7 +22366,7 @@ Sessions.Events = Events;
 Sessions.Traces = Traces;
 Sessions.Turns = Turns2;
 
-// node_modules/openai/resources/beta/agents/vaults/credentials.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/vaults/credentials.mjs
 function resolveResourceRequestOptions61(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22522,7 +22522,7 @@ var Credentials = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/vaults/vaults.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/vaults/vaults.mjs
 function resolveResourceRequestOptions62(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22664,7 +22664,7 @@ var Vaults = class extends APIResource {
 };
 Vaults.Credentials = Credentials;
 
-// node_modules/openai/resources/beta/agents/agents.mjs
+// ../../../work/main/node_modules/openai/resources/beta/agents/agents.mjs
 function resolveResourceRequestOptions63(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22808,7 +22808,7 @@ Agents.Environments = Environments;
 Agents.Vaults = Vaults;
 Agents.Sessions = Sessions;
 
-// node_modules/openai/resources/beta/chatkit/sessions.mjs
+// ../../../work/main/node_modules/openai/resources/beta/chatkit/sessions.mjs
 function resolveResourceRequestOptions64(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22853,7 +22853,7 @@ var Sessions2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/chatkit/threads.mjs
+// ../../../work/main/node_modules/openai/resources/beta/chatkit/threads.mjs
 function resolveResourceRequestOptions65(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22963,7 +22963,7 @@ var Threads = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/chatkit/chatkit.mjs
+// ../../../work/main/node_modules/openai/resources/beta/chatkit/chatkit.mjs
 var ChatKit = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -22974,7 +22974,7 @@ var ChatKit = class extends APIResource {
 ChatKit.Sessions = Sessions2;
 ChatKit.Threads = Threads;
 
-// node_modules/openai/resources/beta/responses/input-items.mjs
+// ../../../work/main/node_modules/openai/resources/beta/responses/input-items.mjs
 function resolveResourceRequestOptions66(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23041,7 +23041,7 @@ var InputItems = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/responses/input-tokens.mjs
+// ../../../work/main/node_modules/openai/resources/beta/responses/input-tokens.mjs
 function resolveResourceRequestOptions67(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23072,7 +23072,7 @@ var InputTokens = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/responses/responses.mjs
+// ../../../work/main/node_modules/openai/resources/beta/responses/responses.mjs
 function resolveResourceRequestOptions68(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23238,7 +23238,7 @@ var Responses = class extends APIResource {
 Responses.InputItems = InputItems;
 Responses.InputTokens = InputTokens;
 
-// node_modules/openai/resources/beta/threads/messages.mjs
+// ../../../work/main/node_modules/openai/resources/beta/threads/messages.mjs
 function resolveResourceRequestOptions69(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23354,7 +23354,7 @@ var Messages2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/threads/runs/steps.mjs
+// ../../../work/main/node_modules/openai/resources/beta/threads/runs/steps.mjs
 function resolveResourceRequestOptions70(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23389,7 +23389,7 @@ var Steps = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/polling.mjs
+// ../../../work/main/node_modules/openai/lib/polling.mjs
 function sleepUntilAborted(milliseconds, signal) {
   return new Promise((resolve3, reject) => {
     let timer;
@@ -23494,7 +23494,7 @@ async function pollWithResponse(retrieve, intermediateStatuses, terminalStatuses
   }
 }
 
-// node_modules/openai/lib/assistant-run-polling.mjs
+// ../../../work/main/node_modules/openai/lib/assistant-run-polling.mjs
 function pollAssistantRun(resource, runID, params, options) {
   return pollWithResponse((headers) => resource.retrieve(runID, params, {
     ...options,
@@ -23502,7 +23502,7 @@ function pollAssistantRun(resource, runID, params, options) {
   }), ["queued", "in_progress", "cancelling"], ["requires_action", "incomplete", "cancelled", "completed", "failed", "expired"], options);
 }
 
-// node_modules/openai/internal/utils/base64.mjs
+// ../../../work/main/node_modules/openai/internal/utils/base64.mjs
 var fromBase64 = (str) => {
   if (typeof globalThis.Buffer !== "undefined") {
     const buf = globalThis.Buffer.from(str, "base64");
@@ -23536,7 +23536,7 @@ var toFloat32Array = (base64Str) => {
   }
 };
 
-// node_modules/openai/internal/utils/env.mjs
+// ../../../work/main/node_modules/openai/internal/utils/env.mjs
 var readEnv = (env) => {
   try {
     if (typeof globalThis.process !== "undefined") {
@@ -23551,7 +23551,7 @@ var readEnv = (env) => {
   return void 0;
 };
 
-// node_modules/openai/internal/assistant-stream-delta.mjs
+// ../../../work/main/node_modules/openai/internal/assistant-stream-delta.mjs
 var MAX_ASSISTANT_STREAM_ARRAY_GROWTH = 1024;
 var MAX_EXTERNALLY_MUTABLE_ASSISTANT_STREAM_ARRAY_LENGTH = 65536;
 function getAssistantStreamDiagnosticProperty(property) {
@@ -23834,7 +23834,7 @@ function createAssistantStreamArrayDeltaCommit(accumulator, delta, kind, cacheAr
   return () => commitAssistantStreamArrayProjection(projection);
 }
 
-// node_modules/openai/lib/AssistantStream.mjs
+// ../../../work/main/node_modules/openai/lib/AssistantStream.mjs
 var _AssistantStream_instances;
 var _AssistantStream_runStepSnapshots;
 var _AssistantStream_runStepIDOwners;
@@ -24528,7 +24528,7 @@ function assertNever2(_x) {
   return _x;
 }
 
-// node_modules/openai/resources/beta/threads/runs/runs.mjs
+// ../../../work/main/node_modules/openai/resources/beta/threads/runs/runs.mjs
 function resolveResourceRequestOptions71(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24706,7 +24706,7 @@ var Runs = class extends APIResource {
 };
 Runs.Steps = Steps;
 
-// node_modules/openai/resources/beta/threads/threads.mjs
+// ../../../work/main/node_modules/openai/resources/beta/threads/threads.mjs
 function resolveResourceRequestOptions72(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24798,7 +24798,7 @@ var Threads2 = class extends APIResource {
 Threads2.Runs = Runs;
 Threads2.Messages = Messages2;
 
-// node_modules/openai/resources/beta/realtime/sessions.mjs
+// ../../../work/main/node_modules/openai/resources/beta/realtime/sessions.mjs
 var Sessions3 = class extends APIResource {
   /**
    * Create an ephemeral API token for use in client-side applications with the
@@ -24825,7 +24825,7 @@ var Sessions3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
+// ../../../work/main/node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
 var TranscriptionSessions = class extends APIResource {
   /**
    * Create an ephemeral API token for use in client-side applications with the
@@ -24852,7 +24852,7 @@ var TranscriptionSessions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/realtime/realtime.mjs
+// ../../../work/main/node_modules/openai/resources/beta/realtime/realtime.mjs
 var Realtime = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -24863,7 +24863,7 @@ var Realtime = class extends APIResource {
 Realtime.Sessions = Sessions3;
 Realtime.TranscriptionSessions = TranscriptionSessions;
 
-// node_modules/openai/resources/beta/beta.mjs
+// ../../../work/main/node_modules/openai/resources/beta/beta.mjs
 var Beta = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -24882,7 +24882,7 @@ Beta.ChatKit = ChatKit;
 Beta.Assistants = Assistants;
 Beta.Threads = Threads2;
 
-// node_modules/openai/resources/completions.mjs
+// ../../../work/main/node_modules/openai/resources/completions.mjs
 function resolveResourceRequestOptions73(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24895,7 +24895,7 @@ var Completions2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/containers/files/content.mjs
+// ../../../work/main/node_modules/openai/resources/containers/files/content.mjs
 function resolveResourceRequestOptions74(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24914,7 +24914,7 @@ var Content = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/containers/files/files.mjs
+// ../../../work/main/node_modules/openai/resources/containers/files/files.mjs
 function resolveResourceRequestOptions75(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25011,7 +25011,7 @@ var Files2 = class extends APIResource {
 };
 Files2.Content = Content;
 
-// node_modules/openai/resources/containers/containers.mjs
+// ../../../work/main/node_modules/openai/resources/containers/containers.mjs
 function resolveResourceRequestOptions76(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25104,7 +25104,7 @@ var Containers = class extends APIResource {
 };
 Containers.Files = Files2;
 
-// node_modules/openai/resources/content-provenance-checks.mjs
+// ../../../work/main/node_modules/openai/resources/content-provenance-checks.mjs
 function resolveResourceRequestOptions77(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25125,7 +25125,7 @@ var ContentProvenanceChecks = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/conversations/items.mjs
+// ../../../work/main/node_modules/openai/resources/conversations/items.mjs
 function resolveResourceRequestOptions78(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25217,7 +25217,7 @@ var Items5 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/conversations/conversations.mjs
+// ../../../work/main/node_modules/openai/resources/conversations/conversations.mjs
 function resolveResourceRequestOptions79(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25261,7 +25261,7 @@ var Conversations = class extends APIResource {
 };
 Conversations.Items = Items5;
 
-// node_modules/openai/resources/decisions.mjs
+// ../../../work/main/node_modules/openai/resources/decisions.mjs
 function resolveResourceRequestOptions80(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25279,7 +25279,7 @@ var Decisions = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/embeddings.mjs
+// ../../../work/main/node_modules/openai/lib/embeddings.mjs
 function createEmbedding(client, body2, options) {
   const hasUserProvidedEncodingFormat = !!body2.encoding_format;
   const encodingFormat = hasUserProvidedEncodingFormat ? body2.encoding_format : "base64";
@@ -25319,14 +25319,14 @@ function createEmbedding(client, body2, options) {
   });
 }
 
-// node_modules/openai/resources/embeddings.mjs
+// ../../../work/main/node_modules/openai/resources/embeddings.mjs
 var Embeddings = class extends APIResource {
   create(body2, options) {
     return createEmbedding(this._client, body2, options);
   }
 };
 
-// node_modules/openai/resources/evals/runs/output-items.mjs
+// ../../../work/main/node_modules/openai/resources/evals/runs/output-items.mjs
 function resolveResourceRequestOptions81(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25351,7 +25351,7 @@ var OutputItems = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/evals/runs/runs.mjs
+// ../../../work/main/node_modules/openai/resources/evals/runs/runs.mjs
 function resolveResourceRequestOptions82(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25451,7 +25451,7 @@ var Runs2 = class extends APIResource {
 };
 Runs2.OutputItems = OutputItems;
 
-// node_modules/openai/resources/evals/evals.mjs
+// ../../../work/main/node_modules/openai/resources/evals/evals.mjs
 function resolveResourceRequestOptions83(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25555,7 +25555,7 @@ var Evals = class extends APIResource {
 };
 Evals.Runs = Runs2;
 
-// node_modules/openai/lib/file-processing.mjs
+// ../../../work/main/node_modules/openai/lib/file-processing.mjs
 async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   const terminalStates = /* @__PURE__ */ new Set(["processed", "error", "deleted"]);
   const start2 = performance.now();
@@ -25572,7 +25572,7 @@ async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   return file2;
 }
 
-// node_modules/openai/resources/files.mjs
+// ../../../work/main/node_modules/openai/resources/files.mjs
 function resolveResourceRequestOptions84(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25695,11 +25695,11 @@ var Files3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/methods.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/methods.mjs
 var Methods = class extends APIResource {
 };
 
-// node_modules/openai/resources/fine-tuning/alpha/graders.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/alpha/graders.mjs
 function resolveResourceRequestOptions85(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25754,7 +25754,7 @@ var Graders = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
 var Alpha = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -25763,7 +25763,7 @@ var Alpha = class extends APIResource {
 };
 Alpha.Graders = Graders;
 
-// node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
 function resolveResourceRequestOptions86(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25890,7 +25890,7 @@ var Permissions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
 var Checkpoints = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -25899,7 +25899,7 @@ var Checkpoints = class extends APIResource {
 };
 Checkpoints.Permissions = Permissions;
 
-// node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
 function resolveResourceRequestOptions87(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25961,7 +25961,7 @@ var Checkpoints2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
 function resolveResourceRequestOptions88(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26119,7 +26119,7 @@ var Jobs = class extends APIResource {
 };
 Jobs.Checkpoints = Checkpoints2;
 
-// node_modules/openai/resources/fine-tuning/fine-tuning.mjs
+// ../../../work/main/node_modules/openai/resources/fine-tuning/fine-tuning.mjs
 var FineTuning = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26134,11 +26134,11 @@ FineTuning.Jobs = Jobs;
 FineTuning.Checkpoints = Checkpoints;
 FineTuning.Alpha = Alpha;
 
-// node_modules/openai/resources/graders/grader-models.mjs
+// ../../../work/main/node_modules/openai/resources/graders/grader-models.mjs
 var GraderModels = class extends APIResource {
 };
 
-// node_modules/openai/resources/graders/graders.mjs
+// ../../../work/main/node_modules/openai/resources/graders/graders.mjs
 var Graders2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26147,7 +26147,7 @@ var Graders2 = class extends APIResource {
 };
 Graders2.GraderModels = GraderModels;
 
-// node_modules/openai/resources/images.mjs
+// ../../../work/main/node_modules/openai/resources/images.mjs
 function resolveResourceRequestOptions89(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26202,7 +26202,7 @@ var Images = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/live/sessions.mjs
+// ../../../work/main/node_modules/openai/resources/live/sessions.mjs
 function resolveResourceRequestOptions90(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26322,15 +26322,15 @@ var Sessions4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/live/forks/forks.mjs
+// ../../../work/main/node_modules/openai/resources/live/forks/forks.mjs
 var Forks = class extends APIResource {
 };
 
-// node_modules/openai/resources/live/sideband/sideband.mjs
+// ../../../work/main/node_modules/openai/resources/live/sideband/sideband.mjs
 var Sideband = class extends APIResource {
 };
 
-// node_modules/openai/resources/live/live.mjs
+// ../../../work/main/node_modules/openai/resources/live/live.mjs
 function resolveResourceRequestOptions91(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26365,7 +26365,7 @@ Live.Sideband = Sideband;
 Live.Forks = Forks;
 Live.Sessions = Sessions4;
 
-// node_modules/openai/resources/models.mjs
+// ../../../work/main/node_modules/openai/resources/models.mjs
 function resolveResourceRequestOptions92(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26393,7 +26393,7 @@ var Models = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/moderations.mjs
+// ../../../work/main/node_modules/openai/resources/moderations.mjs
 function resolveResourceRequestOptions93(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26412,7 +26412,7 @@ var Moderations = class extends APIResource {
   }
 };
 
-// node_modules/openai/internal/multipart-encoding.mjs
+// ../../../work/main/node_modules/openai/internal/multipart-encoding.mjs
 async function encodedMultipartFormRequestOptions(options, client, encodings, rawBodyField = null) {
   if (options.body === null || typeof options.body !== "object" || Array.isArray(options.body)) {
     throw new TypeError("Multipart request body must be an object");
@@ -26454,7 +26454,7 @@ async function encodedMultipartFormRequestOptions(options, client, encodings, ra
   };
 }
 
-// node_modules/openai/resources/realtime/calls.mjs
+// ../../../work/main/node_modules/openai/resources/realtime/calls.mjs
 function resolveResourceRequestOptions94(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26552,7 +26552,7 @@ var Calls = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/realtime/client-secrets.mjs
+// ../../../work/main/node_modules/openai/resources/realtime/client-secrets.mjs
 function resolveResourceRequestOptions95(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26589,7 +26589,7 @@ var ClientSecrets = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/realtime/translations/client-secrets.mjs
+// ../../../work/main/node_modules/openai/resources/realtime/translations/client-secrets.mjs
 function resolveResourceRequestOptions96(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26623,7 +26623,7 @@ var ClientSecrets2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/realtime/translations/translations.mjs
+// ../../../work/main/node_modules/openai/resources/realtime/translations/translations.mjs
 var Translations2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26632,7 +26632,7 @@ var Translations2 = class extends APIResource {
 };
 Translations2.ClientSecrets = ClientSecrets2;
 
-// node_modules/openai/resources/realtime/realtime.mjs
+// ../../../work/main/node_modules/openai/resources/realtime/realtime.mjs
 var Realtime2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26645,7 +26645,7 @@ Realtime2.ClientSecrets = ClientSecrets;
 Realtime2.Calls = Calls;
 Realtime2.Translations = Translations2;
 
-// node_modules/openai/resources/responses/input-items.mjs
+// ../../../work/main/node_modules/openai/resources/responses/input-items.mjs
 function resolveResourceRequestOptions97(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26707,7 +26707,7 @@ var InputItems2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/responses/input-tokens.mjs
+// ../../../work/main/node_modules/openai/resources/responses/input-tokens.mjs
 function resolveResourceRequestOptions98(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26732,7 +26732,7 @@ var InputTokens2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/ResponsesParser.mjs
+// ../../../work/main/node_modules/openai/lib/ResponsesParser.mjs
 function isTextFormat(value) {
   return isObj(value) && typeof value["type"] === "string";
 }
@@ -26921,7 +26921,7 @@ function addOutputText(rsp) {
   rsp.output_text = texts.join("");
 }
 
-// node_modules/openai/internal/responses/output-text-index.mjs
+// ../../../work/main/node_modules/openai/internal/responses/output-text-index.mjs
 var OutputTextIndex = class {
   constructor() {
     this.capacity = 1;
@@ -26988,7 +26988,7 @@ var OutputTextIndex = class {
   }
 };
 
-// node_modules/openai/internal/responses/canonical-output-text.mjs
+// ../../../work/main/node_modules/openai/internal/responses/canonical-output-text.mjs
 function createCanonicalResponseContext() {
   return {
     canonicalSnapshot: void 0,
@@ -27104,7 +27104,7 @@ function updateOutputText(context, snapshot, outputIndex, previousText, nextText
   snapshot.output_text = snapshot.output_text.slice(0, offset) + nextText + snapshot.output_text.slice(offset + previousText.length);
 }
 
-// node_modules/openai/internal/responses/response-accumulator.mjs
+// ../../../work/main/node_modules/openai/internal/responses/response-accumulator.mjs
 var responseOutputIdentityIndexes = /* @__PURE__ */ new WeakMap();
 function validateArrayIndex(collection, index, kind, allowAppend = false) {
   if (!Array.isArray(collection) || !Number.isSafeInteger(index) || index < 0 || index > collection.length || (index === collection.length ? !allowAppend || index in collection : !hasOwn(collection, index))) {
@@ -28056,7 +28056,7 @@ function accumulateResponseWithContext(event, snapshot, context, rejectInvalidSh
   return assertNever3(dispatchEvent);
 }
 
-// node_modules/openai/lib/responses/ResponseStream.mjs
+// ../../../work/main/node_modules/openai/lib/responses/ResponseStream.mjs
 var _ResponseStream_instances;
 var _ResponseStream_params;
 var _ResponseStream_currentResponseSnapshot;
@@ -28578,7 +28578,7 @@ function finalizeResponse(snapshot, params, format2) {
   return maybeParseResponse(snapshot, params, format2);
 }
 
-// node_modules/openai/resources/responses/responses.mjs
+// ../../../work/main/node_modules/openai/resources/responses/responses.mjs
 function resolveResourceRequestOptions99(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28727,7 +28727,7 @@ var Responses2 = class extends APIResource {
 Responses2.InputItems = InputItems2;
 Responses2.InputTokens = InputTokens2;
 
-// node_modules/openai/resources/safety/alerts.mjs
+// ../../../work/main/node_modules/openai/resources/safety/alerts.mjs
 function resolveResourceRequestOptions100(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28740,7 +28740,7 @@ var Alerts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/safety/cases.mjs
+// ../../../work/main/node_modules/openai/resources/safety/cases.mjs
 function resolveResourceRequestOptions101(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28753,7 +28753,7 @@ var Cases = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/safety/safety.mjs
+// ../../../work/main/node_modules/openai/resources/safety/safety.mjs
 var Safety = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -28764,7 +28764,7 @@ var Safety = class extends APIResource {
 Safety.Cases = Cases;
 Safety.Alerts = Alerts;
 
-// node_modules/openai/resources/skills/content.mjs
+// ../../../work/main/node_modules/openai/resources/skills/content.mjs
 function resolveResourceRequestOptions102(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28782,7 +28782,7 @@ var Content2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/skills/versions/content.mjs
+// ../../../work/main/node_modules/openai/resources/skills/versions/content.mjs
 function resolveResourceRequestOptions103(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28801,7 +28801,7 @@ var Content3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/skills/versions/versions.mjs
+// ../../../work/main/node_modules/openai/resources/skills/versions/versions.mjs
 function resolveResourceRequestOptions104(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28891,7 +28891,7 @@ var Versions = class extends APIResource {
 };
 Versions.Content = Content3;
 
-// node_modules/openai/resources/skills/skills.mjs
+// ../../../work/main/node_modules/openai/resources/skills/skills.mjs
 function resolveResourceRequestOptions105(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28991,7 +28991,7 @@ var Skills = class extends APIResource {
 Skills.Content = Content2;
 Skills.Versions = Versions;
 
-// node_modules/openai/resources/uploads/parts.mjs
+// ../../../work/main/node_modules/openai/resources/uploads/parts.mjs
 function resolveResourceRequestOptions106(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29015,7 +29015,7 @@ var Parts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/uploads/uploads.mjs
+// ../../../work/main/node_modules/openai/resources/uploads/uploads.mjs
 function resolveResourceRequestOptions107(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29089,7 +29089,7 @@ var Uploads = class extends APIResource {
 };
 Uploads.Parts = Parts;
 
-// node_modules/openai/lib/vector-store-polling.mjs
+// ../../../work/main/node_modules/openai/lib/vector-store-polling.mjs
 function pollVectorStoreFile(resource, vectorStoreID, fileID, options) {
   return pollWithResponse((headers) => resource.retrieve(fileID, { vector_store_id: vectorStoreID }, { ...options, headers }), ["in_progress"], ["failed", "cancelled", "completed"], options);
 }
@@ -29097,7 +29097,7 @@ function pollVectorStoreFileBatch(resource, vectorStoreID, batchID, options) {
   return pollWithResponse((headers) => resource.retrieve(batchID, { vector_store_id: vectorStoreID }, { ...options, headers }), ["in_progress"], ["failed", "cancelled", "completed"], options);
 }
 
-// node_modules/openai/lib/Util.mjs
+// ../../../work/main/node_modules/openai/lib/Util.mjs
 var allSettledWithThrow = async (promises) => {
   const results = await Promise.allSettled(promises);
   const rejected = results.filter((result) => result.status === "rejected");
@@ -29117,7 +29117,7 @@ var allSettledWithThrow = async (promises) => {
   return values;
 };
 
-// node_modules/openai/lib/vector-store-upload.mjs
+// ../../../work/main/node_modules/openai/lib/vector-store-upload.mjs
 async function uploadAndPollVectorStoreFileBatch(resource, client, vectorStoreId, files, fileIds, options) {
   if (files === null || files === void 0 || files.length === 0) {
     throw new Error("No `files` provided to process. If you've already uploaded files you should use `.createAndPoll()` instead");
@@ -29144,7 +29144,7 @@ async function uploadAndPollVectorStoreFileBatch(resource, client, vectorStoreId
   return await resource.createAndPoll(vectorStoreId, { file_ids: allFileIds }, options);
 }
 
-// node_modules/openai/resources/vector-stores/file-batches.mjs
+// ../../../work/main/node_modules/openai/resources/vector-stores/file-batches.mjs
 function resolveResourceRequestOptions108(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29221,7 +29221,7 @@ var FileBatches = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/vector-stores/files.mjs
+// ../../../work/main/node_modules/openai/resources/vector-stores/files.mjs
 function resolveResourceRequestOptions109(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29378,7 +29378,7 @@ var Files4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/vector-stores/vector-stores.mjs
+// ../../../work/main/node_modules/openai/resources/vector-stores/vector-stores.mjs
 function resolveResourceRequestOptions110(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29503,7 +29503,7 @@ var VectorStores = class extends APIResource {
 VectorStores.Files = Files4;
 VectorStores.FileBatches = FileBatches;
 
-// node_modules/openai/resources/videos.mjs
+// ../../../work/main/node_modules/openai/resources/videos.mjs
 function resolveResourceRequestOptions111(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29648,7 +29648,7 @@ var Videos = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/webhooks/event-types.mjs
+// ../../../work/main/node_modules/openai/resources/webhooks/event-types.mjs
 function resolveResourceRequestOptions112(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -29667,7 +29667,7 @@ var EventTypes = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/webhook-signature.mjs
+// ../../../work/main/node_modules/openai/lib/webhook-signature.mjs
 var MAX_DIRECT_WEBHOOK_VERIFICATIONS = 32;
 var SHA256_SIGNATURE_LENGTH = 32;
 function webhookSignatureRequiresSigning(signatureHeader) {
@@ -29764,7 +29764,7 @@ async function verifyWebhookSignature(payload, signatureHeader, timestamp, webho
   throw new InvalidWebhookSignatureError("The given webhook signature does not match the expected signature");
 }
 
-// node_modules/openai/resources/webhooks/webhooks.mjs
+// ../../../work/main/node_modules/openai/resources/webhooks/webhooks.mjs
 var _Webhooks_instances;
 var _Webhooks_validateSecret;
 var _Webhooks_getRequiredHeader;
@@ -29975,7 +29975,7 @@ _Webhooks_instances = /* @__PURE__ */ new WeakSet(), _Webhooks_validateSecret = 
 };
 Webhooks.EventTypes = EventTypes;
 
-// node_modules/openai/internal/bedrock.mjs
+// ../../../work/main/node_modules/openai/internal/bedrock.mjs
 var brand_privateBedrockClient = /* @__PURE__ */ Symbol.for("openai.privateBedrockClient");
 function assertValidBedrockBearerCredential(credential) {
   if (/^[\t ]|[\t ]$/.test(credential)) {
@@ -29989,7 +29989,7 @@ function assertValidBedrockBearerCredential(credential) {
   }
 }
 
-// node_modules/openai/internal/ws.mjs
+// ../../../work/main/node_modules/openai/internal/ws.mjs
 function mergeWebSocketAuthHeaders(options, authHeaders, removedHeaders) {
   const headers = new Map(Object.entries(authHeaders).map(([name2, value]) => [name2.toLowerCase(), value]));
   for (const name2 of removedHeaders) {
@@ -30002,7 +30002,7 @@ function mergeWebSocketAuthHeaders(options, authHeaders, removedHeaders) {
 }
 var webSocketHeaderRemovals = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/internal/realtime-credentials.mjs
+// ../../../work/main/node_modules/openai/internal/realtime-credentials.mjs
 var realtimeCacheContext = /* @__PURE__ */ Symbol.for("openai.realtimeAPIKeyCacheContext");
 var cacheContext;
 function getDeferredRealtimeAPIKeyCache(client) {
@@ -30041,7 +30041,7 @@ async function resolveRealtimeAPIKey(client, deferCache = false) {
   };
 }
 
-// node_modules/openai/internal/provider.mjs
+// ../../../work/main/node_modules/openai/internal/provider.mjs
 var providerTimeoutKey = /* @__PURE__ */ Symbol.for("openai.node.providerTimeout.v1");
 function isProviderTimeoutError(error62) {
   return error62 instanceof APIConnectionTimeoutError || error62 instanceof Error && providerTimeoutKey in error62 && error62[providerTimeoutKey] === true;
@@ -30061,7 +30061,7 @@ function configureProvider(provider) {
   return definition.configure();
 }
 
-// node_modules/openai/client.mjs
+// ../../../work/main/node_modules/openai/client.mjs
 var _OpenAI_instances;
 var _a3;
 var _OpenAI_encoder;
@@ -31629,7 +31629,7 @@ function isUndiciDispatcherVersionMismatchError(error62) {
   return false;
 }
 
-// node_modules/openai/bedrock.mjs
+// ../../../work/main/node_modules/openai/bedrock.mjs
 var _a4;
 _a4 = brand_privateBedrockClient;
 
@@ -33307,7 +33307,7 @@ function addUsage(a2, b) {
   };
 }
 
-// node_modules/zod/v4/classic/external.js
+// ../../../work/main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -33570,7 +33570,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../../work/main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -33887,7 +33887,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../../work/main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -34743,7 +34743,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// node_modules/zod/v4/core/core.js
+// ../../../work/main/node_modules/zod/v4/core/core.js
 var _a5;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -34865,7 +34865,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// node_modules/zod/v4/core/errors.js
+// ../../../work/main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -35057,7 +35057,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// node_modules/zod/v4/core/parse.js
+// ../../../work/main/node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -35217,7 +35217,7 @@ var _safeDecodeAsync = (_Err) => async (schema6, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// node_modules/zod/v4/core/regexes.js
+// ../../../work/main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -35389,7 +35389,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// node_modules/zod/v4/core/checks.js
+// ../../../work/main/node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a7;
   inst._zod ?? (inst._zod = {});
@@ -35865,7 +35865,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../../work/main/node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args2 = [], closed = {}) {
     this.content = [];
@@ -35906,14 +35906,14 @@ ${content.join("\n")}
   }
 };
 
-// node_modules/zod/v4/core/versions.js
+// ../../../work/main/node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// node_modules/zod/v4/core/schemas.js
+// ../../../work/main/node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a7;
   inst ?? (inst = {});
@@ -38355,7 +38355,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../../work/main/node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -38632,7 +38632,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// node_modules/zod/v4/locales/index.js
+// ../../../work/main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -38700,7 +38700,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// node_modules/zod/v4/locales/ar.js
+// ../../../work/main/node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -38812,7 +38812,7 @@ function ar_default() {
   };
 }
 
-// node_modules/zod/v4/locales/az.js
+// ../../../work/main/node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -38923,7 +38923,7 @@ function az_default() {
   };
 }
 
-// node_modules/zod/v4/locales/be.js
+// ../../../work/main/node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count3, one, few, many) {
   const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
@@ -39092,7 +39092,7 @@ function be_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bg.js
+// ../../../work/main/node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -39218,7 +39218,7 @@ function bg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bn.js
+// ../../../work/main/node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -39332,7 +39332,7 @@ function bn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ca.js
+// ../../../work/main/node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -39446,7 +39446,7 @@ function ca_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ckb.js
+// ../../../work/main/node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -39579,7 +39579,7 @@ function ckb_default() {
   };
 }
 
-// node_modules/zod/v4/locales/cs.js
+// ../../../work/main/node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -39696,7 +39696,7 @@ function cs_default() {
   };
 }
 
-// node_modules/zod/v4/locales/da.js
+// ../../../work/main/node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -39817,7 +39817,7 @@ function da_default() {
   };
 }
 
-// node_modules/zod/v4/locales/de.js
+// ../../../work/main/node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -39931,7 +39931,7 @@ function de_default() {
   };
 }
 
-// node_modules/zod/v4/locales/el.js
+// ../../../work/main/node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -40044,7 +40044,7 @@ function el_default() {
   };
 }
 
-// node_modules/zod/v4/locales/en.js
+// ../../../work/main/node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -40169,7 +40169,7 @@ function en_default() {
   };
 }
 
-// node_modules/zod/v4/locales/eo.js
+// ../../../work/main/node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -40284,7 +40284,7 @@ function eo_default() {
   };
 }
 
-// node_modules/zod/v4/locales/es.js
+// ../../../work/main/node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -40421,7 +40421,7 @@ function es_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fa.js
+// ../../../work/main/node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -40541,7 +40541,7 @@ function fa_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fi.js
+// ../../../work/main/node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -40659,7 +40659,7 @@ function fi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr.js
+// ../../../work/main/node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -40789,7 +40789,7 @@ function fr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr-CA.js
+// ../../../work/main/node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -40902,7 +40902,7 @@ function fr_CA_default() {
   };
 }
 
-// node_modules/zod/v4/locales/gu.js
+// ../../../work/main/node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -41016,7 +41016,7 @@ function gu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/he.js
+// ../../../work/main/node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -41218,7 +41218,7 @@ function he_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hi.js
+// ../../../work/main/node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -41330,7 +41330,7 @@ function hi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hr.js
+// ../../../work/main/node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -41457,7 +41457,7 @@ function hr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hu.js
+// ../../../work/main/node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -41571,7 +41571,7 @@ function hu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hy.js
+// ../../../work/main/node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count3, one, many) {
   return Math.abs(count3) === 1 ? one : many;
 }
@@ -41730,7 +41730,7 @@ function hy_default() {
   };
 }
 
-// node_modules/zod/v4/locales/id.js
+// ../../../work/main/node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -41842,7 +41842,7 @@ function id_default() {
   };
 }
 
-// node_modules/zod/v4/locales/is.js
+// ../../../work/main/node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -41957,7 +41957,7 @@ function is_default() {
   };
 }
 
-// node_modules/zod/v4/locales/it.js
+// ../../../work/main/node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -42071,7 +42071,7 @@ function it_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ja.js
+// ../../../work/main/node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -42184,7 +42184,7 @@ function ja_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ka.js
+// ../../../work/main/node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -42302,7 +42302,7 @@ function ka_default() {
   };
 }
 
-// node_modules/zod/v4/locales/km.js
+// ../../../work/main/node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -42418,12 +42418,12 @@ function km_default() {
   };
 }
 
-// node_modules/zod/v4/locales/kh.js
+// ../../../work/main/node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// node_modules/zod/v4/locales/kn.js
+// ../../../work/main/node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -42539,7 +42539,7 @@ function kn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ko.js
+// ../../../work/main/node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -42656,7 +42656,7 @@ function ko_default() {
   };
 }
 
-// node_modules/zod/v4/locales/lt.js
+// ../../../work/main/node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text) => {
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
@@ -42864,7 +42864,7 @@ function lt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/mk.js
+// ../../../work/main/node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -42979,7 +42979,7 @@ function mk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ms.js
+// ../../../work/main/node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -43092,7 +43092,7 @@ function ms_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ne.js
+// ../../../work/main/node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -43204,7 +43204,7 @@ function ne_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nl.js
+// ../../../work/main/node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -43320,7 +43320,7 @@ function nl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nn.js
+// ../../../work/main/node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -43434,7 +43434,7 @@ function nn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/no.js
+// ../../../work/main/node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -43548,7 +43548,7 @@ function no_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ota.js
+// ../../../work/main/node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -43663,7 +43663,7 @@ function ota_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ps.js
+// ../../../work/main/node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -43783,7 +43783,7 @@ function ps_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pl.js
+// ../../../work/main/node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -43898,7 +43898,7 @@ function pl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt.js
+// ../../../work/main/node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -44042,7 +44042,7 @@ function pt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt-BR.js
+// ../../../work/main/node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -44187,7 +44187,7 @@ function pt_BR_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ro.js
+// ../../../work/main/node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -44310,7 +44310,7 @@ function ro_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ru.js
+// ../../../work/main/node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count3, one, few, many) {
   const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
@@ -44479,7 +44479,7 @@ function ru_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sk.js
+// ../../../work/main/node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -44596,7 +44596,7 @@ function sk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sl.js
+// ../../../work/main/node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -44711,7 +44711,7 @@ function sl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sv.js
+// ../../../work/main/node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -44827,7 +44827,7 @@ function sv_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ta.js
+// ../../../work/main/node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -44943,7 +44943,7 @@ function ta_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tg.js
+// ../../../work/main/node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -45060,7 +45060,7 @@ function tg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/th.js
+// ../../../work/main/node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -45176,7 +45176,7 @@ function th_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tk.js
+// ../../../work/main/node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -45284,7 +45284,7 @@ function tk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tr.js
+// ../../../work/main/node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -45395,7 +45395,7 @@ function tr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uk.js
+// ../../../work/main/node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -45509,12 +45509,12 @@ function uk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ua.js
+// ../../../work/main/node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// node_modules/zod/v4/locales/ur.js
+// ../../../work/main/node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -45630,7 +45630,7 @@ function ur_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uz.js
+// ../../../work/main/node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -45744,7 +45744,7 @@ function uz_default() {
   };
 }
 
-// node_modules/zod/v4/locales/vi.js
+// ../../../work/main/node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -45858,7 +45858,7 @@ function vi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-CN.js
+// ../../../work/main/node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -45973,7 +45973,7 @@ function zh_CN_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-TW.js
+// ../../../work/main/node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -46086,7 +46086,7 @@ function zh_TW_default() {
   };
 }
 
-// node_modules/zod/v4/locales/yo.js
+// ../../../work/main/node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -46199,7 +46199,7 @@ function yo_default() {
   };
 }
 
-// node_modules/zod/v4/core/registries.js
+// ../../../work/main/node_modules/zod/v4/core/registries.js
 var _a6;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -46249,7 +46249,7 @@ function registry() {
 (_a6 = globalThis).__zod_globalRegistry ?? (_a6.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// node_modules/zod/v4/core/compile.js
+// ../../../work/main/node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -47859,7 +47859,7 @@ function generateTransformCheck(doc, ctx, schema6, accessor) {
   return accessor;
 }
 
-// node_modules/zod/v4/core/api.js
+// ../../../work/main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -48918,7 +48918,7 @@ function _stringFormat(Class2, format2, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../../work/main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -49448,7 +49448,7 @@ var createStandardJSONSchemaMethod = (schema6, io, processors = {}) => (params) 
   return finalize(ctx, schema6);
 };
 
-// node_modules/zod/v4/core/json-schema-processors.js
+// ../../../work/main/node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value) => {
   if (agg[key] === void 0 || value > agg[key])
     agg[key] = value;
@@ -50196,7 +50196,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// node_modules/zod/v4/core/json-schema-generator.js
+// ../../../work/main/node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -50274,10 +50274,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../../work/main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../../work/main/node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -50458,7 +50458,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../../../work/main/node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -50493,7 +50493,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../../../work/main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -50539,7 +50539,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../../../work/main/node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -50553,7 +50553,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../../work/main/node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -52018,7 +52018,7 @@ function preprocess(fn, schema6) {
   });
 }
 
-// node_modules/zod/v4/classic/compat.js
+// ../../../work/main/node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -52044,7 +52044,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// node_modules/zod/v4/classic/iso.js
+// ../../../work/main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -52069,7 +52069,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// node_modules/zod/v4/classic/from-json-schema.js
+// ../../../work/main/node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -52802,7 +52802,7 @@ function fromJSONSchema(schema6, params) {
   return convertSchema(normalized, ctx);
 }
 
-// node_modules/zod/v4/core/visit.js
+// ../../../work/main/node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema6, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -52957,7 +52957,7 @@ function visit(schema6, fnOrHandlers) {
   return run3(schema6);
 }
 
-// node_modules/zod/v4/classic/deep-partial.js
+// ../../../work/main/node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema6) {
   return visit(schema6, {
     object: (s) => s.partial(),
@@ -52969,7 +52969,7 @@ function deepPartial(schema6) {
   });
 }
 
-// node_modules/zod/v4/classic/in-out.js
+// ../../../work/main/node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -52999,7 +52999,7 @@ function output(schema6) {
   });
 }
 
-// node_modules/zod/v4/classic/coerce.js
+// ../../../work/main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -53173,14 +53173,755 @@ function toolMessage(call, outcome) {
 
 // src/agent/permissions.ts
 import { homedir as homedir2 } from "node:os";
+import { posix as posix3 } from "node:path";
+
+// src/agent/permissions/commands.ts
+import { posix as posix2 } from "node:path";
+
+// src/agent/shell/words.ts
+var UNKNOWN = { literal: false };
+function wordsOf(parts2, home) {
+  return groupWords(parts2).map((group) => wordOf(group, home));
+}
+function groupWords(parts2) {
+  const groups = [];
+  let previous;
+  for (const part of parts2) {
+    const last = groups.at(-1);
+    if (last && previous && previous.end === part.start) last.push(part);
+    else groups.push([part]);
+    previous = part;
+  }
+  return groups;
+}
+function wordOf(parts2, home) {
+  const segments = [];
+  parts2.forEach((part, index) => {
+    const next = parts2[index + 1];
+    if (!part.named && part.text === "$" && next?.type === "string") return;
+    addSegments(part, home, segments);
+  });
+  const first = segments[0];
+  if (first?.literal && !first.quoted && first.text.startsWith("~")) {
+    if (first.text === "~" || first.text.startsWith("~/")) {
+      segments.splice(0, 1, { literal: true, text: home, quoted: true });
+      if (first.text.length > 1) {
+        segments.splice(1, 0, { literal: true, text: first.text.slice(1), quoted: false });
+      }
+    } else {
+      segments.splice(0, 1, UNKNOWN);
+    }
+  }
+  return wordFrom(segments, parts2.map((part) => part.text).join(""));
+}
+function wordFrom(segments, text) {
+  let value = "";
+  let known = "";
+  let open2 = true;
+  let exact = true;
+  for (const segment of segments) {
+    if (!segment.literal) {
+      value = null;
+      open2 = false;
+      exact = false;
+      continue;
+    }
+    if (value !== null) value += segment.text;
+    if (!open2) continue;
+    const glob = segment.quoted ? -1 : segment.text.search(/[*?[]/);
+    if (glob >= 0) {
+      known += segment.text.slice(0, glob);
+      open2 = false;
+      exact = false;
+    } else {
+      known += segment.text;
+    }
+  }
+  return { text, value, known, exact, opaque: segments[0]?.literal === false, segments };
+}
+function addSegments(node2, home, into) {
+  switch (node2.type) {
+    case "word":
+    case "number":
+    case "test_operator":
+    case "extglob_pattern":
+    case "regex":
+      into.push(...unquoted(node2.text));
+      return;
+    case "raw_string":
+      into.push({ literal: true, text: node2.text.slice(1, -1), quoted: true });
+      return;
+    case "ansi_c_string":
+      into.push({ literal: true, text: ansiC(node2.text.slice(2, -1)), quoted: true });
+      return;
+    case "string":
+    case "translated_string": {
+      const open2 = node2.text.indexOf('"') + 1;
+      let at = node2.start + open2;
+      const close = node2.end - 1;
+      const source = (from, to) => node2.text.slice(from - node2.start, to - node2.start);
+      for (const child of node2.children) {
+        if (!child.named || child.type === "string_content") continue;
+        if (child.start > at) into.push(doubleQuoted(source(at, child.start)));
+        into.push(expansion(child, home));
+        at = child.end;
+      }
+      if (close > at) into.push(doubleQuoted(source(at, close)));
+      return;
+    }
+    case "concatenation":
+      for (const child of node2.children) addSegments(child, home, into);
+      return;
+    case "simple_expansion":
+    case "expansion":
+      into.push(expansion(node2, home));
+      return;
+    default:
+      if (!node2.named) into.push({ literal: true, text: node2.text, quoted: false });
+      else into.push(UNKNOWN);
+  }
+}
+function expansion(node2, home) {
+  if (node2.text === "$HOME" || node2.text === "${HOME}") {
+    return { literal: true, text: home, quoted: true };
+  }
+  return UNKNOWN;
+}
+function unquoted(text) {
+  if (!text.includes("\\")) return [{ literal: true, text, quoted: false }];
+  const segments = [];
+  let plain = "";
+  for (let i3 = 0; i3 < text.length; i3++) {
+    const char = text[i3] ?? "";
+    if (char !== "\\") {
+      plain += char;
+      continue;
+    }
+    const escaped = text[++i3] ?? "";
+    if (escaped === "\n") continue;
+    if (plain) segments.push({ literal: true, text: plain, quoted: false });
+    plain = "";
+    segments.push({ literal: true, text: escaped, quoted: true });
+  }
+  if (plain) segments.push({ literal: true, text: plain, quoted: false });
+  return segments;
+}
+function doubleQuoted(text) {
+  const value = text.replace(/\\([$`"\\\n])/g, (_, char) => char === "\n" ? "" : char);
+  return { literal: true, text: value, quoted: true };
+}
+var C_ESCAPES = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1B",
+  E: "\x1B",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "	",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?"
+};
+function ansiC(body2) {
+  return body2.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (whole, escape2) => {
+      const kind = escape2[0] ?? "";
+      if (kind === "x" || kind === "u" || kind === "U") {
+        return String.fromCodePoint(Number.parseInt(escape2.slice(1), 16));
+      }
+      if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(escape2, 8) & 255);
+      if (kind === "c") return String.fromCharCode((escape2.charCodeAt(1) || 0) & 31);
+      return C_ESCAPES[kind] ?? whole;
+    }
+  );
+}
+function literalWord(value) {
+  return wordFrom([{ literal: true, text: value, quoted: true }], value);
+}
+function unknownWord(text) {
+  return wordFrom([UNKNOWN], text);
+}
+function tail(word, length) {
+  const segments = [];
+  let skip = length;
+  for (const segment of word.segments) {
+    if (skip > 0 && segment.literal) {
+      if (segment.text.length <= skip) {
+        skip -= segment.text.length;
+        continue;
+      }
+      segments.push({ ...segment, text: segment.text.slice(skip) });
+      skip = 0;
+      continue;
+    }
+    skip = 0;
+    segments.push(segment);
+  }
+  return wordFrom(segments, word.text.slice(length));
+}
+
+// src/agent/shell/options.ts
+function parseOptions(words, spec, leading) {
+  const options = [];
+  const operands = [];
+  let i3 = 0;
+  let ended = false;
+  for (; i3 < words.length; i3++) {
+    const word = words[i3];
+    const value = word.value;
+    if (ended || value === null || !value.startsWith("-") || value === "-") {
+      if (leading) break;
+      operands.push(word);
+      continue;
+    }
+    if (value === "--") {
+      ended = true;
+      if (leading) {
+        i3++;
+        break;
+      }
+      continue;
+    }
+    if (value.startsWith("--")) {
+      const equals = value.indexOf("=");
+      const name2 = value.slice(2, equals < 0 ? void 0 : equals);
+      if (equals >= 0) options.push({ name: name2, value: tail(word, equals + 1) });
+      else if (spec.long?.includes(name2)) options.push({ name: name2, value: words[++i3] ?? null });
+      else options.push({ name: name2, value: null });
+      continue;
+    }
+    for (let at = 1; at < value.length; at++) {
+      const letter = value[at];
+      const rest = value.slice(at + 1);
+      if (spec.valued?.includes(letter)) {
+        options.push({ name: letter, value: rest ? tail(word, at + 1) : words[++i3] ?? null });
+        break;
+      }
+      if (spec.attached?.includes(letter)) {
+        options.push({ name: letter, value: rest ? tail(word, at + 1) : null });
+        break;
+      }
+      options.push({ name: letter, value: null });
+    }
+  }
+  return { options, operands, rest: i3 };
+}
+function has2(parsed, ...names) {
+  return parsed.options.some((option) => names.includes(option.name));
+}
+function optionValues(parsed, ...names) {
+  return parsed.options.filter((option) => names.includes(option.name) && option.value !== null).map((option) => option.value);
+}
+
+// src/agent/shell/walk.ts
+function walk(visitor, node2, scope) {
+  switch (node2.type) {
+    case "command":
+      command(visitor, node2, scope, []);
+      return;
+    case "redirected_statement":
+      redirected(visitor, node2, scope);
+      return;
+    case "file_redirect":
+      fileRedirect(visitor, node2, scope);
+      return;
+    case "pipeline":
+      for (const child of node2.children) walk(visitor, child, { ...scope });
+      return;
+    case "subshell":
+    case "command_substitution":
+    case "process_substitution":
+    case "function_definition": {
+      const inner = { ...scope };
+      for (const child of node2.children) walk(visitor, child, inner);
+      return;
+    }
+    default:
+      for (const child of node2.children) walk(visitor, child, scope);
+  }
+}
+var REDIRECTS = /* @__PURE__ */ new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+function redirected(visitor, node2, scope) {
+  const body2 = node2.children.find((child) => child.field === "body");
+  const redirects = node2.children.filter((child) => REDIRECTS.has(child.type));
+  if (body2?.type === "command") {
+    command(visitor, body2, scope, redirects);
+    return;
+  }
+  const extra = redirects.flatMap((redirect) => visitRedirect(visitor, redirect, scope));
+  if (extra.length > 0) visitor.stray();
+  if (body2) walk(visitor, body2, scope);
+}
+function fileRedirect(visitor, node2, scope) {
+  if (visitRedirect(visitor, node2, scope).length > 0) visitor.stray();
+}
+function command(visitor, node2, scope, outer) {
+  const parts2 = [];
+  const redirects = [];
+  for (const child of node2.children) {
+    if (child.type === "command_name") parts2.push(...child.children);
+    else if (child.field === "argument") parts2.push(child);
+    else if (REDIRECTS.has(child.type)) redirects.push(child);
+    else if (child.named) walk(visitor, child, scope);
+  }
+  for (const part of parts2) walk(visitor, part, { ...scope });
+  const words = wordsOf(parts2, visitor.home);
+  let stdin = null;
+  for (const redirect of [...redirects, ...outer]) {
+    words.push(...visitRedirect(visitor, redirect, scope));
+    if (redirect.type === "heredoc_redirect") stdin = { source: heredocBody(redirect) };
+    if (redirect.type === "herestring_redirect") {
+      const value = redirect.children.filter((c3) => c3.named);
+      stdin = { source: value.length > 0 ? wordOf(value, visitor.home).value : null };
+    }
+  }
+  visitor.command(words, scope, stdin);
+}
+function visitRedirect(visitor, node2, scope) {
+  if (node2.type !== "file_redirect") {
+    for (const child of node2.children) walk(visitor, child, { ...scope });
+    return [];
+  }
+  const destination = node2.children.filter((child) => child.field === "destination");
+  for (const part of destination) walk(visitor, part, { ...scope });
+  const [target, ...extra] = wordsOf(destination, visitor.home);
+  const operator = node2.children.find((child) => !child.named)?.text ?? "";
+  if (target && writes(operator, target)) visitor.write(target, scope);
+  return extra;
+}
+function writes(operator, target) {
+  if ([">", ">>", "&>", "&>>", ">|"].includes(operator)) return true;
+  if (operator === ">&") return target.value !== null && !/^(\d+-?|-)$/.test(target.value);
+  return false;
+}
+function heredocBody(node2) {
+  const start2 = node2.children.find((child) => child.type === "heredoc_start");
+  const body2 = node2.children.find((child) => child.type === "heredoc_body");
+  if (!body2) return "";
+  const quoted = start2 !== void 0 && /['"\\]/.test(start2.text);
+  if (quoted) return body2.text;
+  if (body2.children.some((child) => child.named && child.type !== "heredoc_content")) return null;
+  return body2.text.replace(/\\([$`\\\n])/g, (_, char) => char === "\n" ? "" : char);
+}
+
+// src/agent/permissions/paths.ts
 import { posix } from "node:path";
+
+// src/agent/permissions/reasons.ts
+var REASONS = {
+  privileged: (name2) => `\`${name2}\` is refused: commands run in a sandbox without privileges; the workflow must install system packages before pitcrew runs.`,
+  gitCommit: () => "`git commit` is refused: the harness commits, pushes and opens the pull request; just leave your changes in the working tree.",
+  gitPush: () => "`git push` is refused: the harness pushes and opens the pull request itself; just leave your changes in the working tree.",
+  gitResetHard: () => "`git reset --hard` is refused: it throws away work, and the harness owns the branch; to undo changes to a file use `git checkout -- <file>` or `git restore <file>`.",
+  outside: (what, target, workspace) => `\`${what}\` outside the workspace is refused: ${target} is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
+  redirect: (target, workspace) => `writing to ${target} is refused: it is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
+  denied: (entry) => `\`${entry}\` is refused: this repository's pitcrew configuration denies it; do the task without it or leave that step to a person.`,
+  unparsable: (error62, inner) => `could not parse ${inner === null ? "this command" : `the script given to \`${inner}\``}: ${error62}; simplify it (plain commands joined with &&, | or ;, arguments quoted).`,
+  dynamicScript: (what) => `\`${what}\` with an expansion in its script is refused: the script is only known when it runs, so it cannot be checked; write the commands out directly.`,
+  tooDeep: () => "this command nests shells too deeply to check (`bash -c` inside `bash -c`\u2026); write the inner command out directly.",
+  strayWords: () => "could not parse this command: words after a redirection of a compound command; simplify it."
+};
+var Refusal = class extends Error {
+};
+function refuse(reason) {
+  throw new Refusal(reason);
+}
+
+// src/agent/permissions/paths.ts
+function locate(word, cwd) {
+  const from = (path11) => path11.startsWith("/") ? posix.resolve(path11) : cwd === null ? null : posix.resolve(cwd, path11);
+  if (word.exact && word.value !== null) {
+    const path11 = from(word.value);
+    return path11 === null ? null : { path: path11 };
+  }
+  if (word.opaque) return null;
+  const folder = word.known.slice(0, word.known.lastIndexOf("/") + 1);
+  const under = from(folder === "" ? "." : folder);
+  return under === null ? null : { under };
+}
+var DEVICES = /* @__PURE__ */ new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
+function allowedWrite(workspace, location) {
+  if (location === null) return true;
+  if ("path" in location) {
+    const path11 = location.path;
+    return isInside(path11, workspace) || isInside(path11, "/tmp") || DEVICES.has(path11) || path11.startsWith("/dev/fd/");
+  }
+  return isInside(location.under, workspace) || isInside(location.under, "/tmp");
+}
+function describe3(word, location) {
+  if (location === null) return word.text;
+  return "path" in location ? location.path : `${word.text} (in ${location.under})`;
+}
+function checkTargets(workspace, what, targets, cwd) {
+  for (const target of targets) {
+    const location = locate(target, cwd);
+    if (!allowedWrite(workspace, location)) {
+      refuse(REASONS.outside(what, describe3(target, location), workspace));
+    }
+  }
+}
+function checkRedirectTarget(workspace, target, cwd) {
+  const location = locate(target, cwd);
+  if (!allowedWrite(workspace, location)) {
+    refuse(REASONS.redirect(describe3(target, location), workspace));
+  }
+}
+
+// src/agent/permissions/files.ts
+function checkFileChanges(workspace, base, args2, cwd) {
+  const targets = (what, words) => checkTargets(workspace, what, words, cwd);
+  switch (base) {
+    case "rm":
+    case "rmdir":
+    case "unlink":
+    case "tee":
+      targets(base, parseOptions(args2, {}, false).operands);
+      return;
+    case "shred":
+      targets(
+        base,
+        parseOptions(args2, { valued: "ns", long: ["iterations", "size"] }, false).operands
+      );
+      return;
+    case "truncate":
+      targets(
+        base,
+        parseOptions(args2, { valued: "sr", long: ["size", "reference"] }, false).operands
+      );
+      return;
+    case "mv": {
+      const parsed = parseOptions(
+        args2,
+        { valued: "tS", long: ["target-directory", "suffix"] },
+        false
+      );
+      targets(base, [...optionValues(parsed, "t", "target-directory"), ...parsed.operands]);
+      return;
+    }
+    case "cp":
+    case "ln":
+    case "install": {
+      const spec = {
+        valued: "tSmog",
+        long: ["target-directory", "suffix", "mode", "owner", "group"]
+      };
+      const parsed = parseOptions(args2, spec, false);
+      const directories = optionValues(parsed, "t", "target-directory");
+      if (base === "install" && has2(parsed, "d", "directory")) {
+        targets(base, parsed.operands);
+      } else if (directories.length > 0) {
+        targets(base, directories);
+      } else if (base === "ln" && parsed.operands.length === 1) {
+        targets(base, [literalWord(".")]);
+      } else {
+        targets(base, parsed.operands.slice(-1));
+      }
+      return;
+    }
+    case "chmod":
+    case "chown":
+    case "chgrp": {
+      const flags2 = base === "chmod" ? /^-[cfvR]+$/ : /^-[cfvhHLPR]+$/;
+      const words = args2.map(
+        (word) => word.value !== null && word.value.startsWith("-") && !word.value.startsWith("--") && !flags2.test(word.value) ? { ...word, value: `mode:${word.value}` } : word
+      );
+      const parsed = parseOptions(words, {}, false);
+      const byReference = has2(parsed, "reference");
+      targets(base, parsed.operands.slice(byReference ? 0 : 1));
+      return;
+    }
+    case "dd":
+      targets(
+        "dd of=",
+        args2.filter((word) => word.known.startsWith("of=")).map((word) => tail(word, 3))
+      );
+      return;
+    case "sed": {
+      const parsed = parseOptions(
+        args2,
+        { valued: "efl", attached: "i", long: ["expression", "file", "line-length"] },
+        false
+      );
+      if (!has2(parsed, "i", "in-place")) return;
+      const scripted = has2(parsed, "e", "f", "expression", "file");
+      targets("sed -i", parsed.operands.slice(scripted ? 0 : 1));
+      return;
+    }
+  }
+}
+
+// src/agent/permissions/git.ts
+var GIT_VALUED = /* @__PURE__ */ new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--config-env",
+  "--super-prefix"
+]);
+function checkGit(args2, shellAlias) {
+  const aliases = /* @__PURE__ */ new Map();
+  let i3 = 0;
+  for (; i3 < args2.length; i3++) {
+    const value = args2[i3]?.value;
+    if (value === null || value === void 0) return;
+    if (!value.startsWith("-")) break;
+    if (GIT_VALUED.has(value)) {
+      const setting = args2[++i3]?.value;
+      const alias2 = setting?.match(/^alias\.([^=]+)=(.*)$/s);
+      if (value === "-c" && alias2?.[1] && alias2[2] !== void 0) aliases.set(alias2[1], alias2[2]);
+    }
+  }
+  let subcommand = args2[i3]?.value;
+  let rest = args2.slice(i3 + 1);
+  const alias = subcommand ? aliases.get(subcommand) : void 0;
+  if (alias !== void 0) {
+    if (alias.startsWith("!")) {
+      shellAlias(alias.slice(1));
+      return;
+    }
+    const [first, ...more] = alias.trim().split(/\s+/);
+    subcommand = first;
+    rest = [...more.map(literalWord), ...rest];
+  }
+  if (subcommand === "commit") refuse(REASONS.gitCommit());
+  if (subcommand === "push") refuse(REASONS.gitPush());
+  if (subcommand === "reset" && rest.some((word) => word.value === "--hard")) {
+    refuse(REASONS.gitResetHard());
+  }
+}
+
+// src/agent/permissions/commands.ts
+var MAX_DEPTH = 4;
+function checkScript(rules, source, scope, inner) {
+  if (scope.depth > MAX_DEPTH) refuse(REASONS.tooDeep());
+  const parsed = rules.parser.parse(source);
+  if (!parsed.ok) refuse(REASONS.unparsable(parsed.error, inner));
+  walk(
+    {
+      home: rules.home,
+      command: (words, at, stdin) => argv(rules, words, at, stdin),
+      write: (target, at) => checkRedirectTarget(rules.workspace, target, at.cwd),
+      stray: () => refuse(REASONS.strayWords())
+    },
+    parsed.root,
+    scope
+  );
+}
+var PRIVILEGED = /* @__PURE__ */ new Set(["sudo", "su", "doas", "pkexec", "run0"]);
+var SHELLS = /* @__PURE__ */ new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"]);
+var WRAPPERS = {
+  nice: { valued: "n", long: ["adjustment"] },
+  nohup: {},
+  timeout: { valued: "sk", long: ["signal", "kill-after"], operands: 1 },
+  time: { valued: "fo", long: ["format", "output"] },
+  exec: { valued: "a" },
+  builtin: {},
+  coproc: {},
+  setsid: {},
+  stdbuf: { valued: "ioe", long: ["input", "output", "error"] },
+  ionice: { valued: "cnpPu", long: ["class", "classdata", "pid", "pgid", "uid"] },
+  busybox: {},
+  xargs: {
+    valued: "adEILnPs",
+    attached: "eil",
+    long: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars"]
+  }
+};
+function argv(rules, words, scope, stdin) {
+  let current = words;
+  let cwd = scope.cwd;
+  for (; ; ) {
+    const name2 = current[0]?.value;
+    if (name2 === void 0 || name2 === null) return;
+    const base = posix2.basename(name2);
+    checkDenied(rules, current);
+    if (PRIVILEGED.has(base)) refuse(REASONS.privileged(base));
+    const args2 = current.slice(1);
+    const layer = { ...scope, cwd };
+    if (base === "env") {
+      const parsed = parseOptions(
+        args2,
+        { valued: "uCS", long: ["unset", "chdir", "split-string"] },
+        true
+      );
+      let rest = args2.slice(parsed.rest);
+      while (rest[0]?.value != null && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
+        rest = rest.slice(1);
+      }
+      for (const dir of optionValues(parsed, "C", "chdir")) cwd = changeDir(cwd, dir);
+      const split = optionValues(parsed, "S", "split-string")[0];
+      if (split) {
+        if (split.value === null) refuse(REASONS.dynamicScript("env -S"));
+        const source = [split.value, ...rest.map((word) => word.text)].join(" ");
+        checkScript(rules, source, { cwd, depth: scope.depth + 1 }, "env -S");
+        return;
+      }
+      current = rest;
+      continue;
+    }
+    if (base === "command") {
+      const parsed = parseOptions(args2, {}, true);
+      if (has2(parsed, "v", "V")) return;
+      current = args2.slice(parsed.rest);
+      continue;
+    }
+    const wrapper = WRAPPERS[base];
+    if (wrapper) {
+      const parsed = parseOptions(args2, wrapper, true);
+      current = args2.slice(parsed.rest + (wrapper.operands ?? 0));
+      if (base === "xargs" && current.length === 0) return;
+      continue;
+    }
+    if (SHELLS.has(base)) {
+      shell(rules, base, args2, layer, stdin);
+      return;
+    }
+    switch (base) {
+      case "eval": {
+        if (args2.some((word) => word.value === null)) refuse(REASONS.dynamicScript("eval"));
+        const source = args2.map((word) => word.value).join(" ");
+        checkScript(rules, source, { cwd, depth: scope.depth + 1 }, "eval");
+        return;
+      }
+      case "trap": {
+        const [action, ...signals2] = parseOptions(args2, {}, false).operands;
+        if (!action || signals2.length === 0 || action.value === "-") return;
+        if (action.value === null) refuse(REASONS.dynamicScript("trap"));
+        checkScript(rules, action.value, { cwd, depth: scope.depth + 1 }, "trap");
+        return;
+      }
+      case "git":
+        checkGit(
+          args2,
+          (script) => checkScript(rules, script, { cwd, depth: scope.depth + 1 }, "git alias")
+        );
+        return;
+      case "find":
+        find(rules, args2, layer);
+        return;
+      case "cd":
+      case "pushd": {
+        const operands = parseOptions(args2, {}, false).operands;
+        scope.cwd = operands[0] ? changeDir(cwd, operands[0]) : base === "cd" ? rules.home : cwd;
+        return;
+      }
+      case "popd":
+        scope.cwd = null;
+        return;
+      default:
+        checkFileChanges(rules.workspace, base, args2, cwd);
+        return;
+    }
+  }
+}
+function changeDir(cwd, dir) {
+  if (!dir.exact || dir.value === null || dir.value === "-") return null;
+  if (dir.value.startsWith("/")) return posix2.resolve(dir.value);
+  return cwd === null ? null : posix2.resolve(cwd, dir.value);
+}
+function checkDenied(rules, words) {
+  for (const entry of rules.deny) {
+    if (entry.length > words.length) continue;
+    const matches = entry.every((expected, index) => {
+      const value = words[index]?.value;
+      if (value === null || value === void 0) return false;
+      return value === expected || index === 0 && posix2.basename(value) === expected;
+    });
+    if (matches) refuse(REASONS.denied(entry.join(" ")));
+  }
+}
+function shell(rules, name2, args2, scope, stdin) {
+  let script = false;
+  let operand;
+  let fromStdin = false;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const word = args2[i3];
+    const value = word.value;
+    if (value === null || !/^[-+]/.test(value) || value === "-" || value === "--") {
+      if (value === "-" || value === "--") {
+        operand = args2[i3 + 1];
+        fromStdin = value === "-" && !script;
+      } else {
+        operand = word;
+      }
+      break;
+    }
+    if (value.startsWith("--")) {
+      if (value === "--rcfile" || value === "--init-file") i3++;
+      continue;
+    }
+    const letters = value.slice(1);
+    if (letters.includes("c")) script = true;
+    if (letters.includes("s")) fromStdin = true;
+    i3 += [...letters].filter((letter) => letter === "o" || letter === "O").length;
+  }
+  if (script) {
+    if (operand === void 0) return;
+    if (operand.value === null) refuse(REASONS.dynamicScript(`${name2} -c`));
+    checkScript(rules, operand.value, { cwd: scope.cwd, depth: scope.depth + 1 }, `${name2} -c`);
+    return;
+  }
+  if ((operand === void 0 || fromStdin) && stdin !== null) {
+    if (stdin.source === null) refuse(REASONS.dynamicScript(name2));
+    checkScript(rules, stdin.source, { cwd: scope.cwd, depth: scope.depth + 1 }, name2);
+  }
+}
+var FIND_ACTIONS = /* @__PURE__ */ new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+var FIND_WRITES = /* @__PURE__ */ new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
+function find(rules, args2, scope) {
+  let i3 = 0;
+  while (i3 < args2.length) {
+    const value = args2[i3]?.value;
+    if (value === "-H" || value === "-L" || value === "-P" || value?.startsWith("-O")) i3++;
+    else if (value === "-D") i3 += 2;
+    else break;
+  }
+  const roots = [];
+  for (; i3 < args2.length; i3++) {
+    const word = args2[i3];
+    const value = word.value;
+    if (value !== null && (value.startsWith("-") || ["(", ")", "!", ","].includes(value))) break;
+    roots.push(word);
+  }
+  if (roots.length === 0) roots.push(literalWord("."));
+  for (; i3 < args2.length; i3++) {
+    const value = args2[i3]?.value;
+    if (value === "-delete") checkTargets(rules.workspace, "find -delete", roots, scope.cwd);
+    if (value && FIND_WRITES.has(value)) {
+      checkTargets(rules.workspace, `find ${value}`, args2.slice(i3 + 1, i3 + 2), scope.cwd);
+    }
+    if (!value || !FIND_ACTIONS.has(value)) continue;
+    const end = args2.findIndex(
+      (word, index) => index > i3 && (word.value === ";" || word.value === "+")
+    );
+    const segment = args2.slice(i3 + 1, end < 0 ? void 0 : end);
+    for (const root of roots) {
+      const command2 = segment.map((word) => {
+        if (word.value === null || !word.value.includes("{}")) return word;
+        if (root.exact && root.value !== null) {
+          return literalWord(word.value.replaceAll("{}", root.value));
+        }
+        return unknownWord(word.text);
+      });
+      argv(rules, command2, { ...scope }, null);
+    }
+    if (end < 0) return;
+    i3 = end;
+  }
+}
 
 // src/agent/shell/parse.ts
 import { existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-// node_modules/web-tree-sitter/web-tree-sitter.js
+// ../../../work/main/node_modules/web-tree-sitter/web-tree-sitter.js
 var __defProp2 = Object.defineProperty;
 var __name = (target, value) => __defProp2(target, "name", { value, configurable: true });
 var Edit = class {
@@ -57309,8 +58050,8 @@ async function createPermissionChecker(options) {
 function permissionChecker(parser, options) {
   const rules = {
     parser,
-    workspace: posix.resolve(options.workspace),
-    home: posix.resolve(options.home ?? homedir2()),
+    workspace: posix3.resolve(options.workspace),
+    home: posix3.resolve(options.home ?? homedir2()),
     deny: (options.deny ?? []).map((entry) => entry.trim().split(/\s+/).filter(Boolean)).filter((words) => words.length > 0)
   };
   return {
@@ -57331,706 +58072,6 @@ function permissionChecker(parser, options) {
       }
     }
   };
-}
-var REASONS = {
-  privileged: (name2) => `\`${name2}\` is refused: commands run in a sandbox without privileges; the workflow must install system packages before pitcrew runs.`,
-  gitCommit: () => "`git commit` is refused: the harness commits, pushes and opens the pull request; just leave your changes in the working tree.",
-  gitPush: () => "`git push` is refused: the harness pushes and opens the pull request itself; just leave your changes in the working tree.",
-  gitResetHard: () => "`git reset --hard` is refused: it throws away work, and the harness owns the branch; to undo changes to a file use `git checkout -- <file>` or `git restore <file>`.",
-  outside: (what, target, workspace) => `\`${what}\` outside the workspace is refused: ${target} is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
-  redirect: (target, workspace) => `writing to ${target} is refused: it is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
-  denied: (entry) => `\`${entry}\` is refused: this repository's pitcrew configuration denies it; do the task without it or leave that step to a person.`,
-  unparsable: (error62, inner) => `could not parse ${inner === null ? "this command" : `the script given to \`${inner}\``}: ${error62}; simplify it (plain commands joined with &&, | or ;, arguments quoted).`,
-  dynamicScript: (what) => `\`${what}\` with an expansion in its script is refused: the script is only known when it runs, so it cannot be checked; write the commands out directly.`,
-  tooDeep: () => "this command nests shells too deeply to check (`bash -c` inside `bash -c`\u2026); write the inner command out directly.",
-  strayWords: () => "could not parse this command: words after a redirection of a compound command; simplify it."
-};
-var Refusal = class extends Error {
-};
-function refuse(reason) {
-  throw new Refusal(reason);
-}
-var MAX_DEPTH = 4;
-function checkScript(rules, source, scope, inner) {
-  if (scope.depth > MAX_DEPTH) refuse(REASONS.tooDeep());
-  const parsed = rules.parser.parse(source);
-  if (!parsed.ok) refuse(REASONS.unparsable(parsed.error, inner));
-  walk(rules, parsed.root, scope);
-}
-function walk(rules, node2, scope) {
-  switch (node2.type) {
-    case "command":
-      command(rules, node2, scope, []);
-      return;
-    case "redirected_statement":
-      redirected(rules, node2, scope);
-      return;
-    case "file_redirect":
-      fileRedirect(rules, node2, scope);
-      return;
-    case "pipeline":
-      for (const child of node2.children) walk(rules, child, { ...scope });
-      return;
-    case "subshell":
-    case "command_substitution":
-    case "process_substitution":
-    case "function_definition": {
-      const inner = { ...scope };
-      for (const child of node2.children) walk(rules, child, inner);
-      return;
-    }
-    default:
-      for (const child of node2.children) walk(rules, child, scope);
-  }
-}
-var REDIRECTS = /* @__PURE__ */ new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
-function redirected(rules, node2, scope) {
-  const body2 = node2.children.find((child) => child.field === "body");
-  const redirects = node2.children.filter((child) => REDIRECTS.has(child.type));
-  if (body2?.type === "command") {
-    command(rules, body2, scope, redirects);
-    return;
-  }
-  const extra = redirects.flatMap((redirect) => checkRedirect(rules, redirect, scope));
-  if (extra.length > 0) refuse(REASONS.strayWords());
-  if (body2) walk(rules, body2, scope);
-}
-function fileRedirect(rules, node2, scope) {
-  if (checkRedirect(rules, node2, scope).length > 0) refuse(REASONS.strayWords());
-}
-function command(rules, node2, scope, outer) {
-  const parts2 = [];
-  const redirects = [];
-  for (const child of node2.children) {
-    if (child.type === "command_name") parts2.push(...child.children);
-    else if (child.field === "argument") parts2.push(child);
-    else if (REDIRECTS.has(child.type)) redirects.push(child);
-    else if (child.named) walk(rules, child, scope);
-  }
-  for (const part of parts2) walk(rules, part, { ...scope });
-  const words = groupWords(parts2).map((group) => wordOf(group, rules.home));
-  let stdin = null;
-  for (const redirect of [...redirects, ...outer]) {
-    words.push(...checkRedirect(rules, redirect, scope));
-    if (redirect.type === "heredoc_redirect") stdin = { source: heredocBody(redirect) };
-    if (redirect.type === "herestring_redirect") {
-      const value = redirect.children.filter((c3) => c3.named);
-      stdin = { source: value.length > 0 ? wordOf(value, rules.home).value : null };
-    }
-  }
-  argv(rules, words, scope, stdin);
-}
-function checkRedirect(rules, node2, scope) {
-  if (node2.type !== "file_redirect") {
-    for (const child of node2.children) walk(rules, child, { ...scope });
-    return [];
-  }
-  const destination = node2.children.filter((child) => child.field === "destination");
-  for (const part of destination) walk(rules, part, { ...scope });
-  const [target, ...extra] = groupWords(destination).map((group) => wordOf(group, rules.home));
-  const operator = node2.children.find((child) => !child.named)?.text ?? "";
-  if (target && writes(operator, target)) {
-    const location = locate(target, scope.cwd);
-    if (!allowedWrite(rules, location)) {
-      refuse(REASONS.redirect(describe3(target, location), rules.workspace));
-    }
-  }
-  return extra;
-}
-function writes(operator, target) {
-  if ([">", ">>", "&>", "&>>", ">|"].includes(operator)) return true;
-  if (operator === ">&") return target.value !== null && !/^(\d+-?|-)$/.test(target.value);
-  return false;
-}
-function heredocBody(node2) {
-  const start2 = node2.children.find((child) => child.type === "heredoc_start");
-  const body2 = node2.children.find((child) => child.type === "heredoc_body");
-  if (!body2) return "";
-  const quoted = start2 !== void 0 && /['"\\]/.test(start2.text);
-  if (quoted) return body2.text;
-  if (body2.children.some((child) => child.named && child.type !== "heredoc_content")) return null;
-  return body2.text.replace(/\\([$`\\\n])/g, (_, char) => char === "\n" ? "" : char);
-}
-function groupWords(parts2) {
-  const groups = [];
-  let previous;
-  for (const part of parts2) {
-    const last = groups.at(-1);
-    if (last && previous && previous.end === part.start) last.push(part);
-    else groups.push([part]);
-    previous = part;
-  }
-  return groups;
-}
-var UNKNOWN = { literal: false };
-function wordOf(parts2, home) {
-  const segments = [];
-  parts2.forEach((part, index) => {
-    const next = parts2[index + 1];
-    if (!part.named && part.text === "$" && next?.type === "string") return;
-    addSegments(part, home, segments);
-  });
-  const first = segments[0];
-  if (first?.literal && !first.quoted && first.text.startsWith("~")) {
-    if (first.text === "~" || first.text.startsWith("~/")) {
-      segments.splice(0, 1, { literal: true, text: home, quoted: true });
-      if (first.text.length > 1) {
-        segments.splice(1, 0, { literal: true, text: first.text.slice(1), quoted: false });
-      }
-    } else {
-      segments.splice(0, 1, UNKNOWN);
-    }
-  }
-  return wordFrom(segments, parts2.map((part) => part.text).join(""));
-}
-function wordFrom(segments, text) {
-  let value = "";
-  let known = "";
-  let open2 = true;
-  let exact = true;
-  for (const segment of segments) {
-    if (!segment.literal) {
-      value = null;
-      open2 = false;
-      exact = false;
-      continue;
-    }
-    if (value !== null) value += segment.text;
-    if (!open2) continue;
-    const glob = segment.quoted ? -1 : segment.text.search(/[*?[]/);
-    if (glob >= 0) {
-      known += segment.text.slice(0, glob);
-      open2 = false;
-      exact = false;
-    } else {
-      known += segment.text;
-    }
-  }
-  return { text, value, known, exact, opaque: segments[0]?.literal === false, segments };
-}
-function addSegments(node2, home, into) {
-  switch (node2.type) {
-    case "word":
-    case "number":
-    case "test_operator":
-    case "extglob_pattern":
-    case "regex":
-      into.push(...unquoted(node2.text));
-      return;
-    case "raw_string":
-      into.push({ literal: true, text: node2.text.slice(1, -1), quoted: true });
-      return;
-    case "ansi_c_string":
-      into.push({ literal: true, text: ansiC(node2.text.slice(2, -1)), quoted: true });
-      return;
-    case "string":
-    case "translated_string": {
-      const open2 = node2.text.indexOf('"') + 1;
-      let at = node2.start + open2;
-      const close = node2.end - 1;
-      const source = (from, to) => node2.text.slice(from - node2.start, to - node2.start);
-      for (const child of node2.children) {
-        if (!child.named || child.type === "string_content") continue;
-        if (child.start > at) into.push(doubleQuoted(source(at, child.start)));
-        into.push(expansion(child, home));
-        at = child.end;
-      }
-      if (close > at) into.push(doubleQuoted(source(at, close)));
-      return;
-    }
-    case "concatenation":
-      for (const child of node2.children) addSegments(child, home, into);
-      return;
-    case "simple_expansion":
-    case "expansion":
-      into.push(expansion(node2, home));
-      return;
-    default:
-      if (!node2.named) into.push({ literal: true, text: node2.text, quoted: false });
-      else into.push(UNKNOWN);
-  }
-}
-function expansion(node2, home) {
-  if (node2.text === "$HOME" || node2.text === "${HOME}") {
-    return { literal: true, text: home, quoted: true };
-  }
-  return UNKNOWN;
-}
-function unquoted(text) {
-  if (!text.includes("\\")) return [{ literal: true, text, quoted: false }];
-  const segments = [];
-  let plain = "";
-  for (let i3 = 0; i3 < text.length; i3++) {
-    const char = text[i3] ?? "";
-    if (char !== "\\") {
-      plain += char;
-      continue;
-    }
-    const escaped = text[++i3] ?? "";
-    if (escaped === "\n") continue;
-    if (plain) segments.push({ literal: true, text: plain, quoted: false });
-    plain = "";
-    segments.push({ literal: true, text: escaped, quoted: true });
-  }
-  if (plain) segments.push({ literal: true, text: plain, quoted: false });
-  return segments;
-}
-function doubleQuoted(text) {
-  const value = text.replace(/\\([$`"\\\n])/g, (_, char) => char === "\n" ? "" : char);
-  return { literal: true, text: value, quoted: true };
-}
-var C_ESCAPES = {
-  a: "\x07",
-  b: "\b",
-  e: "\x1B",
-  E: "\x1B",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "	",
-  v: "\v",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  "?": "?"
-};
-function ansiC(body2) {
-  return body2.replace(
-    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
-    (whole, escape2) => {
-      const kind = escape2[0] ?? "";
-      if (kind === "x" || kind === "u" || kind === "U") {
-        return String.fromCodePoint(Number.parseInt(escape2.slice(1), 16));
-      }
-      if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(escape2, 8) & 255);
-      if (kind === "c") return String.fromCharCode((escape2.charCodeAt(1) || 0) & 31);
-      return C_ESCAPES[kind] ?? whole;
-    }
-  );
-}
-function literalWord(value) {
-  return wordFrom([{ literal: true, text: value, quoted: true }], value);
-}
-function tail(word, length) {
-  const segments = [];
-  let skip = length;
-  for (const segment of word.segments) {
-    if (skip > 0 && segment.literal) {
-      if (segment.text.length <= skip) {
-        skip -= segment.text.length;
-        continue;
-      }
-      segments.push({ ...segment, text: segment.text.slice(skip) });
-      skip = 0;
-      continue;
-    }
-    skip = 0;
-    segments.push(segment);
-  }
-  return wordFrom(segments, word.text.slice(length));
-}
-function locate(word, cwd) {
-  const from = (path11) => path11.startsWith("/") ? posix.resolve(path11) : cwd === null ? null : posix.resolve(cwd, path11);
-  if (word.exact && word.value !== null) {
-    const path11 = from(word.value);
-    return path11 === null ? null : { path: path11 };
-  }
-  if (word.opaque) return null;
-  const folder = word.known.slice(0, word.known.lastIndexOf("/") + 1);
-  const under = from(folder === "" ? "." : folder);
-  return under === null ? null : { under };
-}
-var DEVICES = /* @__PURE__ */ new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
-function allowedWrite(rules, location) {
-  if (location === null) return true;
-  if ("path" in location) {
-    const path11 = location.path;
-    return isInside(path11, rules.workspace) || isInside(path11, "/tmp") || DEVICES.has(path11) || path11.startsWith("/dev/fd/");
-  }
-  return isInside(location.under, rules.workspace) || isInside(location.under, "/tmp");
-}
-function describe3(word, location) {
-  if (location === null) return word.text;
-  return "path" in location ? location.path : `${word.text} (in ${location.under})`;
-}
-function checkTargets(rules, what, targets, scope) {
-  for (const target of targets) {
-    const location = locate(target, scope.cwd);
-    if (!allowedWrite(rules, location)) {
-      refuse(REASONS.outside(what, describe3(target, location), rules.workspace));
-    }
-  }
-}
-function parseOptions(words, spec, leading) {
-  const options = [];
-  const operands = [];
-  let i3 = 0;
-  let ended = false;
-  for (; i3 < words.length; i3++) {
-    const word = words[i3];
-    const value = word.value;
-    if (ended || value === null || !value.startsWith("-") || value === "-") {
-      if (leading) break;
-      operands.push(word);
-      continue;
-    }
-    if (value === "--") {
-      ended = true;
-      if (leading) {
-        i3++;
-        break;
-      }
-      continue;
-    }
-    if (value.startsWith("--")) {
-      const equals = value.indexOf("=");
-      const name2 = value.slice(2, equals < 0 ? void 0 : equals);
-      if (equals >= 0) options.push({ name: name2, value: tail(word, equals + 1) });
-      else if (spec.long?.includes(name2)) options.push({ name: name2, value: words[++i3] ?? null });
-      else options.push({ name: name2, value: null });
-      continue;
-    }
-    for (let at = 1; at < value.length; at++) {
-      const letter = value[at];
-      const rest = value.slice(at + 1);
-      if (spec.valued?.includes(letter)) {
-        options.push({ name: letter, value: rest ? tail(word, at + 1) : words[++i3] ?? null });
-        break;
-      }
-      if (spec.attached?.includes(letter)) {
-        options.push({ name: letter, value: rest ? tail(word, at + 1) : null });
-        break;
-      }
-      options.push({ name: letter, value: null });
-    }
-  }
-  return { options, operands, rest: i3 };
-}
-function has2(parsed, ...names) {
-  return parsed.options.some((option) => names.includes(option.name));
-}
-function optionValues(parsed, ...names) {
-  return parsed.options.filter((option) => names.includes(option.name) && option.value !== null).map((option) => option.value);
-}
-var PRIVILEGED = /* @__PURE__ */ new Set(["sudo", "su", "doas", "pkexec", "run0"]);
-var SHELLS = /* @__PURE__ */ new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"]);
-var WRAPPERS = {
-  nice: { valued: "n", long: ["adjustment"] },
-  nohup: {},
-  timeout: { valued: "sk", long: ["signal", "kill-after"], operands: 1 },
-  time: { valued: "fo", long: ["format", "output"] },
-  exec: { valued: "a" },
-  builtin: {},
-  coproc: {},
-  setsid: {},
-  stdbuf: { valued: "ioe", long: ["input", "output", "error"] },
-  ionice: { valued: "cnpPu", long: ["class", "classdata", "pid", "pgid", "uid"] },
-  busybox: {},
-  xargs: {
-    valued: "adEILnPs",
-    attached: "eil",
-    long: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars"]
-  }
-};
-function argv(rules, words, scope, stdin) {
-  let current = words;
-  let cwd = scope.cwd;
-  for (; ; ) {
-    const name2 = current[0]?.value;
-    if (name2 === void 0 || name2 === null) return;
-    const base = posix.basename(name2);
-    checkDenied(rules, current);
-    if (PRIVILEGED.has(base)) refuse(REASONS.privileged(base));
-    const args2 = current.slice(1);
-    const layer = { ...scope, cwd };
-    if (base === "env") {
-      const parsed = parseOptions(
-        args2,
-        { valued: "uCS", long: ["unset", "chdir", "split-string"] },
-        true
-      );
-      let rest = args2.slice(parsed.rest);
-      while (rest[0]?.value != null && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
-        rest = rest.slice(1);
-      }
-      for (const dir of optionValues(parsed, "C", "chdir")) cwd = changeDir(cwd, dir);
-      const split = optionValues(parsed, "S", "split-string")[0];
-      if (split) {
-        if (split.value === null) refuse(REASONS.dynamicScript("env -S"));
-        const source = [split.value, ...rest.map((word) => word.text)].join(" ");
-        checkScript(rules, source, { cwd, depth: scope.depth + 1 }, "env -S");
-        return;
-      }
-      current = rest;
-      continue;
-    }
-    if (base === "command") {
-      const parsed = parseOptions(args2, {}, true);
-      if (has2(parsed, "v", "V")) return;
-      current = args2.slice(parsed.rest);
-      continue;
-    }
-    const wrapper = WRAPPERS[base];
-    if (wrapper) {
-      const parsed = parseOptions(args2, wrapper, true);
-      current = args2.slice(parsed.rest + (wrapper.operands ?? 0));
-      if (base === "xargs" && current.length === 0) return;
-      continue;
-    }
-    if (SHELLS.has(base)) {
-      shell(rules, base, args2, layer, stdin);
-      return;
-    }
-    switch (base) {
-      case "eval": {
-        if (args2.some((word) => word.value === null)) refuse(REASONS.dynamicScript("eval"));
-        const source = args2.map((word) => word.value).join(" ");
-        checkScript(rules, source, { cwd, depth: scope.depth + 1 }, "eval");
-        return;
-      }
-      case "trap": {
-        const [action, ...signals2] = parseOptions(args2, {}, false).operands;
-        if (!action || signals2.length === 0 || action.value === "-") return;
-        if (action.value === null) refuse(REASONS.dynamicScript("trap"));
-        checkScript(rules, action.value, { cwd, depth: scope.depth + 1 }, "trap");
-        return;
-      }
-      case "git":
-        git(rules, args2, layer);
-        return;
-      case "find":
-        find(rules, args2, layer);
-        return;
-      case "cd":
-      case "pushd": {
-        const operands = parseOptions(args2, {}, false).operands;
-        scope.cwd = operands[0] ? changeDir(cwd, operands[0]) : base === "cd" ? rules.home : cwd;
-        return;
-      }
-      case "popd":
-        scope.cwd = null;
-        return;
-      default:
-        pathRules(rules, base, args2, layer);
-        return;
-    }
-  }
-}
-function changeDir(cwd, dir) {
-  if (!dir.exact || dir.value === null || dir.value === "-") return null;
-  if (dir.value.startsWith("/")) return posix.resolve(dir.value);
-  return cwd === null ? null : posix.resolve(cwd, dir.value);
-}
-function checkDenied(rules, words) {
-  for (const entry of rules.deny) {
-    if (entry.length > words.length) continue;
-    const matches = entry.every((expected, index) => {
-      const value = words[index]?.value;
-      if (value === null || value === void 0) return false;
-      return value === expected || index === 0 && posix.basename(value) === expected;
-    });
-    if (matches) refuse(REASONS.denied(entry.join(" ")));
-  }
-}
-function shell(rules, name2, args2, scope, stdin) {
-  let script = false;
-  let operand;
-  let fromStdin = false;
-  for (let i3 = 0; i3 < args2.length; i3++) {
-    const word = args2[i3];
-    const value = word.value;
-    if (value === null || !/^[-+]/.test(value) || value === "-" || value === "--") {
-      if (value === "-" || value === "--") {
-        operand = args2[i3 + 1];
-        fromStdin = value === "-" && !script;
-      } else {
-        operand = word;
-      }
-      break;
-    }
-    if (value.startsWith("--")) {
-      if (value === "--rcfile" || value === "--init-file") i3++;
-      continue;
-    }
-    const letters = value.slice(1);
-    if (letters.includes("c")) script = true;
-    if (letters.includes("s")) fromStdin = true;
-    i3 += [...letters].filter((letter) => letter === "o" || letter === "O").length;
-  }
-  if (script) {
-    if (operand === void 0) return;
-    if (operand.value === null) refuse(REASONS.dynamicScript(`${name2} -c`));
-    checkScript(rules, operand.value, { cwd: scope.cwd, depth: scope.depth + 1 }, `${name2} -c`);
-    return;
-  }
-  if ((operand === void 0 || fromStdin) && stdin !== null) {
-    if (stdin.source === null) refuse(REASONS.dynamicScript(name2));
-    checkScript(rules, stdin.source, { cwd: scope.cwd, depth: scope.depth + 1 }, name2);
-  }
-}
-var GIT_VALUED = /* @__PURE__ */ new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--config-env",
-  "--super-prefix"
-]);
-function git(rules, args2, scope) {
-  const aliases = /* @__PURE__ */ new Map();
-  let i3 = 0;
-  for (; i3 < args2.length; i3++) {
-    const value = args2[i3]?.value;
-    if (value === null || value === void 0) return;
-    if (!value.startsWith("-")) break;
-    if (GIT_VALUED.has(value)) {
-      const setting = args2[++i3]?.value;
-      const alias2 = setting?.match(/^alias\.([^=]+)=(.*)$/s);
-      if (value === "-c" && alias2?.[1] && alias2[2] !== void 0) aliases.set(alias2[1], alias2[2]);
-    }
-  }
-  let subcommand = args2[i3]?.value;
-  let rest = args2.slice(i3 + 1);
-  const alias = subcommand ? aliases.get(subcommand) : void 0;
-  if (alias !== void 0) {
-    if (alias.startsWith("!")) {
-      checkScript(rules, alias.slice(1), { cwd: scope.cwd, depth: scope.depth + 1 }, "git alias");
-      return;
-    }
-    const [first, ...more] = alias.trim().split(/\s+/);
-    subcommand = first;
-    rest = [...more.map(literalWord), ...rest];
-  }
-  if (subcommand === "commit") refuse(REASONS.gitCommit());
-  if (subcommand === "push") refuse(REASONS.gitPush());
-  if (subcommand === "reset" && rest.some((word) => word.value === "--hard")) {
-    refuse(REASONS.gitResetHard());
-  }
-}
-var FIND_ACTIONS = /* @__PURE__ */ new Set(["-exec", "-execdir", "-ok", "-okdir"]);
-var FIND_WRITES = /* @__PURE__ */ new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
-function find(rules, args2, scope) {
-  let i3 = 0;
-  while (i3 < args2.length) {
-    const value = args2[i3]?.value;
-    if (value === "-H" || value === "-L" || value === "-P" || value?.startsWith("-O")) i3++;
-    else if (value === "-D") i3 += 2;
-    else break;
-  }
-  const roots = [];
-  for (; i3 < args2.length; i3++) {
-    const word = args2[i3];
-    const value = word.value;
-    if (value !== null && (value.startsWith("-") || ["(", ")", "!", ","].includes(value))) break;
-    roots.push(word);
-  }
-  if (roots.length === 0) roots.push(literalWord("."));
-  for (; i3 < args2.length; i3++) {
-    const value = args2[i3]?.value;
-    if (value === "-delete") checkTargets(rules, "find -delete", roots, scope);
-    if (value && FIND_WRITES.has(value)) {
-      checkTargets(rules, `find ${value}`, args2.slice(i3 + 1, i3 + 2), scope);
-    }
-    if (!value || !FIND_ACTIONS.has(value)) continue;
-    const end = args2.findIndex(
-      (word, index) => index > i3 && (word.value === ";" || word.value === "+")
-    );
-    const segment = args2.slice(i3 + 1, end < 0 ? void 0 : end);
-    for (const root of roots) {
-      const command2 = segment.map((word) => {
-        if (word.value === null || !word.value.includes("{}")) return word;
-        if (root.exact && root.value !== null) {
-          return literalWord(word.value.replaceAll("{}", root.value));
-        }
-        return wordFrom([UNKNOWN], word.text);
-      });
-      argv(rules, command2, { ...scope }, null);
-    }
-    if (end < 0) return;
-    i3 = end;
-  }
-}
-function pathRules(rules, base, args2, scope) {
-  const targets = (what, words) => checkTargets(rules, what, words, scope);
-  switch (base) {
-    case "rm":
-    case "rmdir":
-    case "unlink":
-    case "tee":
-      targets(base, parseOptions(args2, {}, false).operands);
-      return;
-    case "shred":
-      targets(
-        base,
-        parseOptions(args2, { valued: "ns", long: ["iterations", "size"] }, false).operands
-      );
-      return;
-    case "truncate":
-      targets(
-        base,
-        parseOptions(args2, { valued: "sr", long: ["size", "reference"] }, false).operands
-      );
-      return;
-    case "mv": {
-      const parsed = parseOptions(
-        args2,
-        { valued: "tS", long: ["target-directory", "suffix"] },
-        false
-      );
-      targets(base, [...optionValues(parsed, "t", "target-directory"), ...parsed.operands]);
-      return;
-    }
-    case "cp":
-    case "ln":
-    case "install": {
-      const spec = {
-        valued: "tSmog",
-        long: ["target-directory", "suffix", "mode", "owner", "group"]
-      };
-      const parsed = parseOptions(args2, spec, false);
-      const directories = optionValues(parsed, "t", "target-directory");
-      if (base === "install" && has2(parsed, "d", "directory")) {
-        targets(base, parsed.operands);
-      } else if (directories.length > 0) {
-        targets(base, directories);
-      } else if (base === "ln" && parsed.operands.length === 1) {
-        targets(base, [literalWord(".")]);
-      } else {
-        targets(base, parsed.operands.slice(-1));
-      }
-      return;
-    }
-    case "chmod":
-    case "chown":
-    case "chgrp": {
-      const flags2 = base === "chmod" ? /^-[cfvR]+$/ : /^-[cfvhHLPR]+$/;
-      const words = args2.map(
-        (word) => word.value !== null && word.value.startsWith("-") && !word.value.startsWith("--") && !flags2.test(word.value) ? { ...word, value: `mode:${word.value}` } : word
-      );
-      const parsed = parseOptions(words, {}, false);
-      const byReference = has2(parsed, "reference");
-      targets(base, parsed.operands.slice(byReference ? 0 : 1));
-      return;
-    }
-    case "dd":
-      targets(
-        "dd of=",
-        args2.filter((word) => word.known.startsWith("of=")).map((word) => tail(word, 3))
-      );
-      return;
-    case "sed": {
-      const parsed = parseOptions(
-        args2,
-        { valued: "efl", attached: "i", long: ["expression", "file", "line-length"] },
-        false
-      );
-      if (!has2(parsed, "i", "in-place")) return;
-      const scripted = has2(parsed, "e", "f", "expression", "file");
-      targets("sed -i", parsed.operands.slice(scripted ? 0 : 1));
-      return;
-    }
-  }
 }
 
 // src/agent/tools/format.ts
@@ -58728,7 +58769,7 @@ import { mkdtempSync as mkdtempSync3, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join4 } from "node:path";
 
-// node_modules/is-plain-obj/index.js
+// ../../../work/main/node_modules/is-plain-obj/index.js
 function isPlainObject2(value) {
   if (typeof value !== "object" || value === null) {
     return false;
@@ -58737,7 +58778,7 @@ function isPlainObject2(value) {
   return (prototype === null || prototype === Object.prototype || Object.getPrototypeOf(prototype) === null) && !(Symbol.toStringTag in value) && !(Symbol.iterator in value);
 }
 
-// node_modules/execa/lib/arguments/file-url.js
+// ../../../work/main/node_modules/execa/lib/arguments/file-url.js
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 var safeNormalizeFileUrl = (file2, name2) => {
   const fileString = normalizeFileUrl(normalizeDenoExecPath(file2));
@@ -58750,7 +58791,7 @@ var normalizeDenoExecPath = (file2) => isDenoExecPath(file2) ? file2.toString() 
 var isDenoExecPath = (file2) => typeof file2 !== "string" && file2 && Object.getPrototypeOf(file2) === String.prototype;
 var normalizeFileUrl = (file2) => file2 instanceof URL ? fileURLToPath2(file2) : file2;
 
-// node_modules/execa/lib/methods/parameters.js
+// ../../../work/main/node_modules/execa/lib/methods/parameters.js
 var normalizeParameters = (rawFile, rawArguments = [], rawOptions, ...rawExtraArguments) => {
   if (rawExtraArguments.length > 0) {
     throw new TypeError("Execa accepts at most three arguments: file, arguments, options.");
@@ -58777,10 +58818,10 @@ var normalizeParameters = (rawFile, rawArguments = [], rawOptions, ...rawExtraAr
   return [filePath, normalizedArguments, { __proto__: null, ...options }];
 };
 
-// node_modules/execa/lib/methods/template.js
+// ../../../work/main/node_modules/execa/lib/methods/template.js
 import { ChildProcess } from "node:child_process";
 
-// node_modules/execa/lib/arguments/escape.js
+// ../../../work/main/node_modules/execa/lib/arguments/escape.js
 import { platform } from "node:process";
 import { stripVTControlCharacters } from "node:util";
 var joinCommand = (filePath, rawArguments, shell2) => {
@@ -58825,7 +58866,7 @@ var quoteString = (escapedArgument) => {
 };
 var NO_ESCAPE_REGEXP = /^[\w\-./]+$/;
 
-// node_modules/execa/lib/utils/uint-array.js
+// ../../../work/main/node_modules/execa/lib/utils/uint-array.js
 import { StringDecoder } from "node:string_decoder";
 var { toString: objectToString2 } = Object.prototype;
 var isArrayBuffer2 = (value) => objectToString2.call(value) === "[object ArrayBuffer]";
@@ -58867,7 +58908,7 @@ var getJoinLength = (uint8Arrays) => {
   return joinLength;
 };
 
-// node_modules/execa/lib/return/final-error.js
+// ../../../work/main/node_modules/execa/lib/return/final-error.js
 var getFinalError = (originalError, message, isSync) => {
   const ErrorClass = isSync ? ExecaSyncError : ExecaError;
   const options = originalError instanceof DiscardedError ? {} : { cause: originalError };
@@ -58901,10 +58942,10 @@ var ExecaSyncError = class extends Error {
 };
 setErrorName(ExecaSyncError, ExecaSyncError.name);
 
-// node_modules/execa/lib/utils/type-name.js
+// ../../../work/main/node_modules/execa/lib/utils/type-name.js
 var getTypeName = (value) => value === null ? "null" : typeof value;
 
-// node_modules/execa/lib/methods/template.js
+// ../../../work/main/node_modules/execa/lib/methods/template.js
 var isTemplateString = (templates) => Array.isArray(templates) && Array.isArray(templates.raw);
 var parseTemplates = (templates, expressions) => {
   let tokens = [];
@@ -59019,13 +59060,13 @@ var getSubprocessResult = (result) => {
   throw new TypeError(`Unexpected "${getTypeName(stdout)}" stdout in template expression`);
 };
 
-// node_modules/execa/lib/methods/main-sync.js
+// ../../../work/main/node_modules/execa/lib/methods/main-sync.js
 import { spawnSync } from "node:child_process";
 
-// node_modules/execa/lib/arguments/specific.js
+// ../../../work/main/node_modules/execa/lib/arguments/specific.js
 import { debuglog } from "node:util";
 
-// node_modules/execa/lib/utils/standard-stream.js
+// ../../../work/main/node_modules/execa/lib/utils/standard-stream.js
 import process2 from "node:process";
 var isStandardStream = (stream) => STANDARD_STREAMS.includes(stream);
 var STANDARD_STREAMS = [process2.stdin, process2.stdout, process2.stderr];
@@ -59035,7 +59076,7 @@ var allStreamSymbol = /* @__PURE__ */ Symbol("execa.allStream");
 var setAllStream = (stream) => Object.assign(stream, { [allStreamSymbol]: true });
 var isAllStream = (stream) => stream?.[allStreamSymbol] === true;
 
-// node_modules/execa/lib/utils/options.js
+// ../../../work/main/node_modules/execa/lib/utils/options.js
 var copyOptions = (options = {}) => {
   if (options === null) {
     throw new TypeError("The options must be an object, not `null`.");
@@ -59048,7 +59089,7 @@ var checkBooleanOption = (value, optionName) => {
   }
 };
 
-// node_modules/execa/lib/arguments/specific.js
+// ../../../work/main/node_modules/execa/lib/arguments/specific.js
 var normalizeFdSpecificOptions = (options) => {
   const optionsCopy = { __proto__: null, ...options };
   for (const optionName of FD_SPECIFIC_OPTIONS) {
@@ -59134,7 +59175,7 @@ var DEFAULT_OPTIONS = {
 var FD_SPECIFIC_OPTIONS = ["lines", "buffer", "maxBuffer", "verbose", "stripFinalNewline"];
 var getFdSpecificValue = (optionArray, fdNumber) => fdNumber === "ipc" ? optionArray.at(-1) : optionArray[fdNumber];
 
-// node_modules/execa/lib/verbose/values.js
+// ../../../work/main/node_modules/execa/lib/verbose/values.js
 var isVerbose = ({ verbose }, fdNumber) => getFdVerbose(verbose, fdNumber) !== "none";
 var isFullVerbose = ({ verbose }, fdNumber) => !["none", "short"].includes(getFdVerbose(verbose, fdNumber));
 var getVerboseFunction = ({ verbose }, fdNumber) => {
@@ -59146,13 +59187,13 @@ var getFdGenericVerbose = (verbose) => verbose.find((fdVerbose) => isVerboseFunc
 var isVerboseFunction = (fdVerbose) => typeof fdVerbose === "function";
 var VERBOSE_VALUES = ["none", "short", "full"];
 
-// node_modules/execa/lib/verbose/log.js
+// ../../../work/main/node_modules/execa/lib/verbose/log.js
 import { inspect } from "node:util";
 
-// node_modules/execa/lib/verbose/default.js
+// ../../../work/main/node_modules/execa/lib/verbose/default.js
 import process4 from "node:process";
 
-// node_modules/is-unicode-supported/index.js
+// ../../../work/main/node_modules/is-unicode-supported/index.js
 import process3 from "node:process";
 function isUnicodeSupported() {
   const { env } = process3;
@@ -59163,7 +59204,7 @@ function isUnicodeSupported() {
   return Boolean(env.WT_SESSION) || Boolean(env.TERMINUS_SUBLIME) || env.ConEmuTask === "{cmd::Cmder}" || TERM_PROGRAM === "Terminus-Sublime" || TERM_PROGRAM === "vscode" || TERM === "xterm-256color" || TERM === "alacritty" || TERM === "rxvt-unicode" || TERM === "rxvt-unicode-256color" || env.TERMINAL_EMULATOR === "JetBrains-JediTerm";
 }
 
-// node_modules/figures/index.js
+// ../../../work/main/node_modules/figures/index.js
 var common = {
   circleQuestionMark: "(?)",
   questionMarkPrefix: "(?)",
@@ -59439,7 +59480,7 @@ var figures = shouldUseMain ? mainSymbols : fallbackSymbols;
 var figures_default = figures;
 var replacements = Object.entries(specialMainSymbols);
 
-// node_modules/yoctocolors/base.js
+// ../../../work/main/node_modules/yoctocolors/base.js
 import tty from "node:tty";
 var hasColors = tty?.WriteStream?.prototype?.hasColors?.() ?? false;
 var format = (open2, close) => {
@@ -59529,7 +59570,7 @@ var underlineMagentaBright = format("58;5;13", 59);
 var underlineCyanBright = format("58;5;14", 59);
 var underlineWhiteBright = format("58;5;15", 59);
 
-// node_modules/execa/lib/verbose/default.js
+// ../../../work/main/node_modules/execa/lib/verbose/default.js
 var hasColors2 = process4.env.FORCE_COLOR !== void 0 || process4.stderr.isTTY === true;
 var identity = (string4) => string4;
 var getColor = (color) => hasColors2 ? color : identity;
@@ -59574,7 +59615,7 @@ var COLORS = {
   duration: () => gray2
 };
 
-// node_modules/execa/lib/verbose/custom.js
+// ../../../work/main/node_modules/execa/lib/verbose/custom.js
 var applyVerboseOnLines = (printedLines, verboseInfo, fdNumber) => {
   const verboseFunction = getVerboseFunction(verboseInfo, fdNumber);
   return printedLines.map(({ verboseLine, verboseObject }) => applyVerboseFunction(verboseLine, verboseObject, verboseFunction)).filter((printedLine) => printedLine !== void 0).map((printedLine) => appendNewline(printedLine)).join("");
@@ -59591,7 +59632,7 @@ var applyVerboseFunction = (verboseLine, verboseObject, verboseFunction) => {
 var appendNewline = (printedLine) => printedLine.endsWith("\n") ? printedLine : `${printedLine}
 `;
 
-// node_modules/execa/lib/verbose/log.js
+// ../../../work/main/node_modules/execa/lib/verbose/log.js
 var verboseLog = ({ type, verboseMessage, fdNumber, verboseInfo, result }) => {
   const verboseObject = getVerboseObject({ type, result, verboseInfo });
   const printedLines = getPrintedLines(verboseMessage, verboseObject);
@@ -59623,7 +59664,7 @@ var serializeVerboseMessage = (message) => {
   return escapeLines(messageString);
 };
 
-// node_modules/execa/lib/verbose/start.js
+// ../../../work/main/node_modules/execa/lib/verbose/start.js
 var logCommand = (escapedCommand, verboseInfo) => {
   if (!isVerbose(verboseInfo)) {
     return;
@@ -59635,7 +59676,7 @@ var logCommand = (escapedCommand, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/verbose/info.js
+// ../../../work/main/node_modules/execa/lib/verbose/info.js
 var getVerboseInfo = (verbose, escapedCommand, rawOptions) => {
   validateVerbose(verbose);
   const commandId = getCommandId(verbose);
@@ -59663,12 +59704,12 @@ var validateVerbose = (verbose) => {
   }
 };
 
-// node_modules/execa/lib/return/duration.js
+// ../../../work/main/node_modules/execa/lib/return/duration.js
 import { hrtime } from "node:process";
 var getStartTime = () => hrtime.bigint();
 var getDurationMs = (startTime) => Number(hrtime.bigint() - startTime) / 1e6;
 
-// node_modules/execa/lib/arguments/command.js
+// ../../../work/main/node_modules/execa/lib/arguments/command.js
 var handleCommand = (filePath, rawArguments, rawOptions) => {
   const startTime = getStartTime();
   const { command: command2, escapedCommand } = joinCommand(filePath, rawArguments, rawOptions.shell && !rawOptions.node);
@@ -59683,15 +59724,15 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
   };
 };
 
-// node_modules/execa/lib/arguments/options.js
+// ../../../work/main/node_modules/execa/lib/arguments/options.js
 import path8 from "node:path";
 import process9 from "node:process";
 
-// node_modules/npm-run-path/index.js
+// ../../../work/main/node_modules/npm-run-path/index.js
 import process5 from "node:process";
 import path3 from "node:path";
 
-// node_modules/npm-run-path/node_modules/path-key/index.js
+// ../../../work/main/node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
   const {
     env = process.env,
@@ -59703,7 +59744,7 @@ function pathKey(options = {}) {
   return Object.keys(env).reverse().find((key) => key.toUpperCase() === "PATH") || "Path";
 }
 
-// node_modules/unicorn-magic/node.js
+// ../../../work/main/node_modules/unicorn-magic/node.js
 import { promisify as promisify2 } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
 import path2 from "node:path";
@@ -59727,7 +59768,7 @@ function traversePathUp(startPath) {
 }
 var TEN_MEGABYTES_IN_BYTES = 10 * 1024 * 1024;
 
-// node_modules/npm-run-path/index.js
+// ../../../work/main/node_modules/npm-run-path/index.js
 var npmRunPath = ({
   cwd = process5.cwd(),
   path: pathOption = process5.env[pathKey()],
@@ -59768,16 +59809,16 @@ var npmRunPathEnv = ({ env = process5.env, ...options } = {}) => {
   return env;
 };
 
-// node_modules/execa/lib/terminate/kill.js
+// ../../../work/main/node_modules/execa/lib/terminate/kill.js
 import { setTimeout as setTimeout3 } from "node:timers/promises";
 
-// node_modules/execa/lib/terminate/signal.js
+// ../../../work/main/node_modules/execa/lib/terminate/signal.js
 import { constants as constants4 } from "node:os";
 
-// node_modules/human-signals/build/src/main.js
+// ../../../work/main/node_modules/human-signals/build/src/main.js
 import { constants as constants3 } from "node:os";
 
-// node_modules/human-signals/build/src/realtime.js
+// ../../../work/main/node_modules/human-signals/build/src/realtime.js
 var getRealtimeSignals = () => {
   const length = SIGRTMAX - SIGRTMIN + 1;
   return Array.from({ length }, getRealtimeSignal);
@@ -59792,10 +59833,10 @@ var getRealtimeSignal = (value, index) => ({
 var SIGRTMIN = 34;
 var SIGRTMAX = 64;
 
-// node_modules/human-signals/build/src/signals.js
+// ../../../work/main/node_modules/human-signals/build/src/signals.js
 import { constants as constants2 } from "node:os";
 
-// node_modules/human-signals/build/src/core.js
+// ../../../work/main/node_modules/human-signals/build/src/core.js
 var SIGNALS = [
   {
     name: "SIGHUP",
@@ -60068,7 +60109,7 @@ var SIGNALS = [
   }
 ];
 
-// node_modules/human-signals/build/src/signals.js
+// ../../../work/main/node_modules/human-signals/build/src/signals.js
 var getSignals = () => {
   const realtimeSignals = getRealtimeSignals();
   const signals2 = [...SIGNALS, ...realtimeSignals].map(normalizeSignal);
@@ -60090,7 +60131,7 @@ var normalizeSignal = ({
   return { name: name2, number: number4, description, supported, action, forced, standard };
 };
 
-// node_modules/human-signals/build/src/main.js
+// ../../../work/main/node_modules/human-signals/build/src/main.js
 var getSignalsByName = () => {
   const signals2 = getSignals();
   return Object.fromEntries(signals2.map(getSignalByName));
@@ -60141,7 +60182,7 @@ var findSignalByNumber = (number4, signals2) => {
 };
 var signalsByNumber = getSignalsByNumber();
 
-// node_modules/execa/lib/terminate/signal.js
+// ../../../work/main/node_modules/execa/lib/terminate/signal.js
 var normalizeKillSignal = (killSignal) => {
   const optionName = "option `killSignal`";
   if (killSignal === 0) {
@@ -60185,7 +60226,7 @@ var getAvailableSignalNames = () => Object.keys(constants4.signals).sort().map((
 var getAvailableSignalIntegers = () => [...new Set(Object.values(constants4.signals).sort((signalInteger, signalIntegerTwo) => signalInteger - signalIntegerTwo))].join(", ");
 var getSignalDescription = (signal) => signalsByName[signal].description;
 
-// node_modules/execa/lib/terminate/timeout.js
+// ../../../work/main/node_modules/execa/lib/terminate/timeout.js
 import { setTimeout as setTimeout2 } from "node:timers/promises";
 var validateTimeout = ({ timeout }) => {
   if (timeout !== void 0) {
@@ -60206,7 +60247,7 @@ var killAfterTimeout = async (kill, timeout, context, { signal }) => {
   throw new DiscardedError();
 };
 
-// node_modules/execa/lib/terminate/kill.js
+// ../../../work/main/node_modules/execa/lib/terminate/kill.js
 var normalizeForceKillAfterDelay = (forceKillAfterDelay) => {
   if (forceKillAfterDelay === false) {
     return forceKillAfterDelay;
@@ -60271,7 +60312,7 @@ var killOnTimeout = async ({ kill, forceKillAfterDelay, context, controllerSigna
   }
 };
 
-// node_modules/execa/lib/utils/abort-signal.js
+// ../../../work/main/node_modules/execa/lib/utils/abort-signal.js
 import { once } from "node:events";
 var onAbortedSignal = async (mainSignal, stopSignal) => {
   if (!mainSignal.aborted) {
@@ -60284,7 +60325,7 @@ var validateAbortSignal = (signal, optionName) => {
   }
 };
 
-// node_modules/execa/lib/terminate/cancel.js
+// ../../../work/main/node_modules/execa/lib/terminate/cancel.js
 var validateCancelSignal = ({ cancelSignal }) => {
   validateAbortSignal(cancelSignal, "cancelSignal");
 };
@@ -60301,13 +60342,13 @@ var terminateOnCancel = async (kill, cancelSignal, context, { signal }) => {
   throw cancelSignal.reason;
 };
 
-// node_modules/execa/lib/ipc/graceful.js
+// ../../../work/main/node_modules/execa/lib/ipc/graceful.js
 import { scheduler as scheduler2 } from "node:timers/promises";
 
-// node_modules/execa/lib/ipc/send.js
+// ../../../work/main/node_modules/execa/lib/ipc/send.js
 import { promisify as promisify3 } from "node:util";
 
-// node_modules/execa/lib/ipc/validation.js
+// ../../../work/main/node_modules/execa/lib/ipc/validation.js
 import { inspect as inspect2 } from "node:util";
 var validateIpcMethod = ({ methodName, isSubprocess, ipc, isConnected: isConnected2 }) => {
   validateIpcOption(methodName, isSubprocess, ipc);
@@ -60387,7 +60428,7 @@ var disconnect = (anyProcess) => {
   }
 };
 
-// node_modules/execa/lib/utils/deferred.js
+// ../../../work/main/node_modules/execa/lib/utils/deferred.js
 var createDeferred = () => {
   const methods = {};
   const promise2 = new Promise((resolve3, reject) => {
@@ -60396,10 +60437,10 @@ var createDeferred = () => {
   return Object.assign(promise2, methods);
 };
 
-// node_modules/execa/lib/ipc/strict.js
+// ../../../work/main/node_modules/execa/lib/ipc/strict.js
 import { once as once3 } from "node:events";
 
-// node_modules/execa/lib/utils/max-listeners.js
+// ../../../work/main/node_modules/execa/lib/utils/max-listeners.js
 import { addAbortListener } from "node:events";
 var incrementMaxListeners = (eventEmitter, maxListenersIncrement, signal) => {
   const maxListeners = eventEmitter.getMaxListeners();
@@ -60412,14 +60453,14 @@ var incrementMaxListeners = (eventEmitter, maxListenersIncrement, signal) => {
   });
 };
 
-// node_modules/execa/lib/ipc/forward.js
+// ../../../work/main/node_modules/execa/lib/ipc/forward.js
 import { EventEmitter } from "node:events";
 
-// node_modules/execa/lib/ipc/incoming.js
+// ../../../work/main/node_modules/execa/lib/ipc/incoming.js
 import { once as once2 } from "node:events";
 import { scheduler } from "node:timers/promises";
 
-// node_modules/execa/lib/ipc/reference.js
+// ../../../work/main/node_modules/execa/lib/ipc/reference.js
 var addReference = (channel, reference) => {
   if (reference) {
     addReferenceCount(channel);
@@ -60451,7 +60492,7 @@ var redoAddedReferences = (channel, isSubprocess) => {
   addReferenceCount(channel);
 };
 
-// node_modules/execa/lib/ipc/incoming.js
+// ../../../work/main/node_modules/execa/lib/ipc/incoming.js
 var onMessage = async ({ anyProcess, channel, isSubprocess, ipcEmitter }, wrappedMessage) => {
   if (handleStrictResponse(wrappedMessage, anyProcess) || isSubprocess && handleAbort(wrappedMessage)) {
     return;
@@ -60494,7 +60535,7 @@ var onDisconnect = async ({ anyProcess, channel, isSubprocess, ipcEmitter, bound
 };
 var INCOMING_MESSAGES = /* @__PURE__ */ new WeakMap();
 
-// node_modules/execa/lib/ipc/forward.js
+// ../../../work/main/node_modules/execa/lib/ipc/forward.js
 var getIpcEmitter = (anyProcess, channel, isSubprocess) => {
   if (IPC_EMITTERS.has(anyProcess)) {
     return IPC_EMITTERS.get(anyProcess);
@@ -60534,7 +60575,7 @@ var isConnected = (anyProcess) => {
   return ipcEmitter === void 0 ? anyProcess.channel !== void 0 && anyProcess.channel !== null : ipcEmitter.connected;
 };
 
-// node_modules/execa/lib/ipc/strict.js
+// ../../../work/main/node_modules/execa/lib/ipc/strict.js
 var handleSendStrict = ({ anyProcess, channel, isSubprocess, message, strict }) => {
   if (!strict) {
     return message;
@@ -60623,7 +60664,7 @@ var REQUEST_TYPE = "execa:ipc:request";
 var RESPONSE_TYPE = "execa:ipc:response";
 var isStrictRequest = (wrappedMessage) => wrappedMessage?.type === REQUEST_TYPE && Number.isInteger(wrappedMessage.id) && typeof wrappedMessage.hasListeners === "boolean";
 
-// node_modules/execa/lib/ipc/outgoing.js
+// ../../../work/main/node_modules/execa/lib/ipc/outgoing.js
 var startSendMessage = (anyProcess, wrappedMessage, strict) => {
   if (!OUTGOING_MESSAGES.has(anyProcess)) {
     OUTGOING_MESSAGES.set(anyProcess, /* @__PURE__ */ new Set());
@@ -60655,7 +60696,7 @@ var hasMessageListeners = (anyProcess, ipcEmitter) => ipcEmitter.listenerCount("
 var getMinListenerCount = (anyProcess) => getOptions(anyProcess) !== void 0 && !getFdSpecificValue(getOptions(anyProcess).buffer, "ipc") ? 1 : 0;
 var getOptions = (anyProcess) => IPC_SUBPROCESS_OPTIONS.get(anyProcess);
 
-// node_modules/execa/lib/ipc/send.js
+// ../../../work/main/node_modules/execa/lib/ipc/send.js
 var sendMessage = ({ anyProcess, channel, isSubprocess, ipc }, message, options) => {
   const { strict = false } = copyOptions(options);
   checkBooleanOption(strict, "strict");
@@ -60729,7 +60770,7 @@ var getSendMethod = (anyProcess) => {
 };
 var PROCESS_SEND_METHODS = /* @__PURE__ */ new WeakMap();
 
-// node_modules/execa/lib/ipc/graceful.js
+// ../../../work/main/node_modules/execa/lib/ipc/graceful.js
 var sendAbort = (subprocess, message) => {
   const methodName = "cancelSignal";
   validateConnection(methodName, false, subprocess.connected);
@@ -60780,7 +60821,7 @@ var abortOnDisconnect = () => {
 };
 var cancelController = new AbortController();
 
-// node_modules/execa/lib/terminate/graceful.js
+// ../../../work/main/node_modules/execa/lib/terminate/graceful.js
 var validateGracefulCancel = ({ gracefulCancel, cancelSignal, ipc, serialization }) => {
   if (!gracefulCancel) {
     return;
@@ -60838,7 +60879,7 @@ var getReason = ({ reason }) => {
   return error62;
 };
 
-// node_modules/execa/lib/methods/node.js
+// ../../../work/main/node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
 import path4 from "node:path";
 var mapNode = ({ options }) => {
@@ -60910,7 +60951,7 @@ var handleNodeOption = (file2, commandArguments, {
   ];
 };
 
-// node_modules/execa/lib/ipc/ipc-input.js
+// ../../../work/main/node_modules/execa/lib/ipc/ipc-input.js
 import { serialize } from "node:v8";
 var validateIpcInputOption = ({ ipcInput, ipc, serialization }) => {
   if (ipcInput === void 0) {
@@ -60954,7 +60995,7 @@ var sendIpcInput = async (subprocess, ipcInput, ipc) => {
   }, ipcInput);
 };
 
-// node_modules/execa/lib/arguments/encoding-option.js
+// ../../../work/main/node_modules/execa/lib/arguments/encoding-option.js
 var validateEncoding = ({ encoding }) => {
   if (ENCODINGS.has(encoding)) {
     return;
@@ -60999,13 +61040,13 @@ var ENCODING_ALIASES = {
 };
 var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encoding}"` : String(encoding);
 
-// node_modules/execa/lib/arguments/command-file.js
+// ../../../work/main/node_modules/execa/lib/arguments/command-file.js
 import { openSync as openSync2, readSync, closeSync as closeSync3 } from "node:fs";
 import { Buffer as Buffer2 } from "node:buffer";
 import path6 from "node:path";
 import process7 from "node:process";
 
-// node_modules/which-command/index.js
+// ../../../work/main/node_modules/which-command/index.js
 import fs2 from "node:fs";
 import path5 from "node:path";
 import process6 from "node:process";
@@ -61088,7 +61129,7 @@ function whichCommandSync(command2, options = {}) {
   return void 0;
 }
 
-// node_modules/execa/lib/arguments/command-file.js
+// ../../../work/main/node_modules/execa/lib/arguments/command-file.js
 var parseCommandFile = (file2, commandArguments, options) => {
   const parsed = { file: file2, commandArguments: [...commandArguments], options };
   return options.shell || process7.platform !== "win32" ? parsed : escapeWindowsCommand(parsed);
@@ -61217,7 +61258,7 @@ var escapeArgument = (rawArgument) => {
 };
 var shouldQuoteArgument = (argument) => argument === "" || argument.endsWith("\\") || quotedCharacterRegExp.test(argument);
 
-// node_modules/execa/lib/arguments/cwd.js
+// ../../../work/main/node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync2 } from "node:fs";
 import path7 from "node:path";
 import process8 from "node:process";
@@ -61256,7 +61297,7 @@ ${originalMessage}`;
 ${originalMessage}`;
 };
 
-// node_modules/execa/lib/arguments/options.js
+// ../../../work/main/node_modules/execa/lib/arguments/options.js
 var cmdExeRegExp = /^cmd(?:\.exe)?$/i;
 var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   const sanitizedOptions = { __proto__: null, ...rawOptions };
@@ -61357,13 +61398,13 @@ var computeEnv = ({ env: envOption, extendEnv, preferLocal, node: node2, localDi
   return env;
 };
 
-// node_modules/execa/lib/arguments/shell.js
+// ../../../work/main/node_modules/execa/lib/arguments/shell.js
 var concatenateShell = (file2, commandArguments, options) => options.shell && commandArguments.length > 0 ? [[file2, ...commandArguments].join(" "), [], options] : [file2, commandArguments, options];
 
-// node_modules/execa/lib/resolve/all-sync.js
+// ../../../work/main/node_modules/execa/lib/resolve/all-sync.js
 import { Buffer as Buffer3 } from "node:buffer";
 
-// node_modules/execa/lib/transform/split.js
+// ../../../work/main/node_modules/execa/lib/transform/split.js
 var getSplitLinesGenerator = (binary2, preserveNewlines, skipped, state2) => binary2 || skipped ? void 0 : initializeSplitLines(preserveNewlines, state2);
 var splitLinesSync = (chunk, preserveNewlines, objectMode) => objectMode ? chunk.flatMap((item) => splitLinesItemSync(item, preserveNewlines)) : splitLinesItemSync(chunk, preserveNewlines);
 var splitLinesItemSync = (chunk, preserveNewlines) => {
@@ -61447,7 +61488,7 @@ var LINES_BYTES_INFO = {
   }
 };
 
-// node_modules/strip-final-newline/index.js
+// ../../../work/main/node_modules/strip-final-newline/index.js
 function stripFinalNewline(input2) {
   if (typeof input2 === "string") {
     return stripFinalNewlineString(input2);
@@ -61464,11 +61505,11 @@ var LF_BINARY = LF.codePointAt(0);
 var CR = "\r";
 var CR_BINARY = CR.codePointAt(0);
 
-// node_modules/execa/lib/io/strip-newline.js
+// ../../../work/main/node_modules/execa/lib/io/strip-newline.js
 var stripNewline = (value, { stripFinalNewline: stripFinalNewline2 }, fdNumber, allFds) => value !== void 0 && !Array.isArray(value) && getStripFinalNewline(stripFinalNewline2, fdNumber, allFds) ? stripFinalNewline(value) : value;
 var getStripFinalNewline = (stripFinalNewline2, fdNumber, allFds) => fdNumber === "all" ? allFds.some((allFd) => stripFinalNewline2[allFd]) : stripFinalNewline2[fdNumber];
 
-// node_modules/execa/lib/resolve/all-sync.js
+// ../../../work/main/node_modules/execa/lib/resolve/all-sync.js
 var getAllSyncFds = ([, stdout, stderr]) => [
   ...stdout === void 0 ? [] : [1],
   ...stderr === void 0 ? [] : [2]
@@ -61499,14 +61540,14 @@ var BASE64_ENCODINGS = /* @__PURE__ */ new Set(["base64", "base64url"]);
 var hasLines = ({ lines }) => Boolean(lines[1] || lines[2]);
 var splitAllLines = (value, allFds, options) => value === void 0 || Array.isArray(value) || !hasLines(options) ? value : splitLinesSync(value, !getStripFinalNewline(options.stripFinalNewline, "all", allFds), false);
 
-// node_modules/execa/lib/return/message.js
+// ../../../work/main/node_modules/execa/lib/return/message.js
 import { inspect as inspect3 } from "node:util";
 
-// node_modules/get-stream/source/index.js
+// ../../../work/main/node_modules/get-stream/source/index.js
 import { on } from "node:events";
 import { finished } from "node:stream/promises";
 
-// node_modules/is-stream/index.js
+// ../../../work/main/node_modules/is-stream/index.js
 function isStream(stream, { checkOpen = true } = {}) {
   return stream !== null && typeof stream === "object" && (stream.writable || stream.readable || !checkOpen || stream.writable === void 0 && stream.readable === void 0) && typeof stream.pipe === "function";
 }
@@ -61520,7 +61561,7 @@ function isDuplexStream(stream, options) {
   return isWritableStream(stream, options) && isReadableStream2(stream, options);
 }
 
-// node_modules/@sec-ant/readable-stream/dist/ponyfill/asyncIterator.js
+// ../../../work/main/node_modules/@sec-ant/readable-stream/dist/ponyfill/asyncIterator.js
 var a = Object.getPrototypeOf(
   Object.getPrototypeOf(
     /* istanbul ignore next */
@@ -61608,7 +61649,7 @@ function h({ preventCancel: r = false } = {}) {
   return s[n] = t, s;
 }
 
-// node_modules/get-stream/source/stream.js
+// ../../../work/main/node_modules/get-stream/source/stream.js
 var getAsyncIterable = (stream) => {
   if (isReadableStream2(stream, { checkOpen: false }) && nodeImports.on !== void 0) {
     return getStreamIterable(stream);
@@ -61656,7 +61697,7 @@ var handleStreamEnd = async (stream, controller, state2) => {
 };
 var nodeImports = {};
 
-// node_modules/get-stream/source/contents.js
+// ../../../work/main/node_modules/get-stream/source/contents.js
 var getStreamContents = async (stream, { init: init2, convertChunk, getSize, truncateChunk, addChunk, getFinalChunk, finalize: finalize2 }, { maxBuffer = Number.POSITIVE_INFINITY } = {}) => {
   const asyncIterable = getAsyncIterable(stream);
   const state2 = init2();
@@ -61751,7 +61792,7 @@ var MaxBufferError = class extends Error {
   }
 };
 
-// node_modules/get-stream/source/utils.js
+// ../../../work/main/node_modules/get-stream/source/utils.js
 var identity2 = (value) => value;
 var noop2 = () => void 0;
 var getContentsProperty = ({ contents }) => contents;
@@ -61760,7 +61801,7 @@ var throwObjectStream = (chunk) => {
 };
 var getLengthProperty = (convertedChunk) => convertedChunk.length;
 
-// node_modules/get-stream/source/array.js
+// ../../../work/main/node_modules/get-stream/source/array.js
 async function getStreamAsArray(stream, options) {
   return getStreamContents(stream, arrayMethods, options);
 }
@@ -61787,7 +61828,7 @@ var arrayMethods = {
   finalize: getContentsProperty
 };
 
-// node_modules/get-stream/source/array-buffer.js
+// ../../../work/main/node_modules/get-stream/source/array-buffer.js
 async function getStreamAsArrayBuffer(stream, options) {
   return getStreamContents(stream, arrayBufferMethods, options);
 }
@@ -61840,7 +61881,7 @@ var arrayBufferMethods = {
   finalize: finalizeArrayBuffer
 };
 
-// node_modules/get-stream/source/string.js
+// ../../../work/main/node_modules/get-stream/source/string.js
 async function getStreamAsString(stream, options) {
   return getStreamContents(stream, stringMethods, options);
 }
@@ -61869,10 +61910,10 @@ var stringMethods = {
   finalize: getContentsProperty
 };
 
-// node_modules/get-stream/source/index.js
+// ../../../work/main/node_modules/get-stream/source/index.js
 Object.assign(nodeImports, { on, finished });
 
-// node_modules/execa/lib/io/max-buffer.js
+// ../../../work/main/node_modules/execa/lib/io/max-buffer.js
 var handleMaxBuffer = ({ error: error62, stream, readableObjectMode, lines, encoding, fdNumber }) => {
   if (!(error62 instanceof MaxBufferError)) {
     throw error62;
@@ -61938,7 +61979,7 @@ var truncateMaxBufferSync = (result, fdNumber, { maxBuffer, buffer }) => {
   return buffer[fdNumber] && result.length > maxBufferValue ? result.slice(0, maxBufferValue) : result;
 };
 
-// node_modules/execa/lib/return/message.js
+// ../../../work/main/node_modules/execa/lib/return/message.js
 var createMessages = ({
   stdio,
   all,
@@ -62052,7 +62093,7 @@ var serializeMessageItem = (messageItem) => {
   return isUint8Array(messageItem) ? uint8ArrayToString(messageItem) : "";
 };
 
-// node_modules/execa/lib/return/result.js
+// ../../../work/main/node_modules/execa/lib/return/result.js
 var makeSuccessResult = ({
   command: command2,
   escapedCommand,
@@ -62242,7 +62283,7 @@ var normalizeExitPayload = (rawExitCode, rawSignal) => {
   return { exitCode, signal, signalDescription };
 };
 
-// node_modules/parse-ms/index.js
+// ../../../work/main/node_modules/parse-ms/index.js
 var toZeroIfInfinity = (value) => Number.isFinite(value) ? value : 0;
 function parseNumber(milliseconds) {
   return {
@@ -62281,7 +62322,7 @@ function parseMilliseconds(milliseconds) {
   throw new TypeError("Expected a finite number or bigint");
 }
 
-// node_modules/pretty-ms/index.js
+// ../../../work/main/node_modules/pretty-ms/index.js
 var isZero = (value) => value === 0 || value === 0n;
 var pluralize = (word, count3) => count3 === 1 || count3 === 1n ? word : `${word}s`;
 var SECOND_ROUNDING_EPSILON = 1e-7;
@@ -62381,7 +62422,7 @@ function prettyMilliseconds(milliseconds, options) {
   return sign + result.join(separator);
 }
 
-// node_modules/execa/lib/verbose/error.js
+// ../../../work/main/node_modules/execa/lib/verbose/error.js
 var logError = (result, verboseInfo) => {
   if (result.failed) {
     verboseLog({
@@ -62393,7 +62434,7 @@ var logError = (result, verboseInfo) => {
   }
 };
 
-// node_modules/execa/lib/verbose/complete.js
+// ../../../work/main/node_modules/execa/lib/verbose/complete.js
 var logResult = (result, verboseInfo) => {
   if (!isVerbose(verboseInfo)) {
     return;
@@ -62411,7 +62452,7 @@ var logDuration = (result, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/return/reject.js
+// ../../../work/main/node_modules/execa/lib/return/reject.js
 var handleResult = (result, verboseInfo, { reject }) => {
   logResult(result, verboseInfo);
   if (reject && result.failed) {
@@ -62420,10 +62461,10 @@ var handleResult = (result, verboseInfo, { reject }) => {
   return result;
 };
 
-// node_modules/execa/lib/stdio/handle-sync.js
+// ../../../work/main/node_modules/execa/lib/stdio/handle-sync.js
 import { readFileSync as readFileSync7 } from "node:fs";
 
-// node_modules/execa/lib/stdio/type.js
+// ../../../work/main/node_modules/execa/lib/stdio/type.js
 var getStdioItemType = (value, optionName) => {
   if (isAsyncGenerator(value)) {
     return "asyncGenerator";
@@ -62540,7 +62581,7 @@ var TYPE_TO_MESSAGE = {
   uint8Array: "a Uint8Array"
 };
 
-// node_modules/execa/lib/transform/object-mode.js
+// ../../../work/main/node_modules/execa/lib/transform/object-mode.js
 var getTransformObjectModes = (objectMode, index, newTransforms, direction) => direction === "output" ? getOutputObjectModes(objectMode, index, newTransforms) : getInputObjectModes(objectMode, index, newTransforms);
 var getOutputObjectModes = (objectMode, index, newTransforms) => {
   const writableObjectMode = index !== 0 && newTransforms[index - 1].value.readableObjectMode;
@@ -62560,7 +62601,7 @@ var getFdObjectMode = (stdioItems, direction) => {
   return direction === "input" ? lastTransform.value.writableObjectMode : lastTransform.value.readableObjectMode;
 };
 
-// node_modules/execa/lib/transform/normalize.js
+// ../../../work/main/node_modules/execa/lib/transform/normalize.js
 var normalizeTransforms = (stdioItems, optionName, direction, options) => [
   ...stdioItems.filter(({ type }) => !TRANSFORM_TYPES.has(type)),
   ...getTransforms(stdioItems, optionName, direction, options)
@@ -62648,7 +62689,7 @@ var normalizeGenerator = ({ stdioItem, stdioItem: { value }, index, newTransform
 };
 var sortTransforms = (newTransforms, direction) => direction === "input" ? newTransforms.reverse() : newTransforms;
 
-// node_modules/execa/lib/stdio/direction.js
+// ../../../work/main/node_modules/execa/lib/stdio/direction.js
 import process10 from "node:process";
 var getStreamDirection = ({ stdioItems, isStdioArray, fdNumber, optionName }) => {
   const directions = stdioItems.map((stdioItem) => getStdioItemDirection(stdioItem, fdNumber, isStdioArray));
@@ -62726,10 +62767,10 @@ var getStandardStreamDirection = (value) => {
 };
 var DEFAULT_DIRECTION = "output";
 
-// node_modules/execa/lib/ipc/array.js
+// ../../../work/main/node_modules/execa/lib/ipc/array.js
 var normalizeIpcStdioArray = (stdioArray, ipc) => ipc ? [...stdioArray, "ipc"] : stdioArray;
 
-// node_modules/execa/lib/stdio/stdio-option.js
+// ../../../work/main/node_modules/execa/lib/stdio/stdio-option.js
 var normalizeStdioOption = (options, verboseInfo, isSync) => {
   const { stdio, ipc, buffer } = options;
   const stdioArray = getStdioArray(stdio, options).map((stdioOption, fdNumber) => addDefaultValue2(stdioOption, fdNumber));
@@ -62776,11 +62817,11 @@ var isOutputPipeObject = (stdioOption, fdNumber) => isStdioValueObject(stdioOpti
 var isFixedOutputPipe = (fdNumber, input2) => input2 === true && isStandardOutputFd(fdNumber);
 var isStandardOutputFd = (fdNumber) => fdNumber === 1 || fdNumber === 2;
 
-// node_modules/execa/lib/stdio/native.js
+// ../../../work/main/node_modules/execa/lib/stdio/native.js
 import { readFileSync as readFileSync6 } from "node:fs";
 import tty2 from "node:tty";
 
-// node_modules/execa/lib/arguments/fd-options.js
+// ../../../work/main/node_modules/execa/lib/arguments/fd-options.js
 var getToStream = (destination, to = "stdin") => {
   const isWritable = true;
   const { options, fileDescriptors } = SUBPROCESS_OPTIONS.get(destination);
@@ -62858,7 +62899,7 @@ var serializeOptionValue = (value) => {
   return typeof value === "number" ? `${value}` : "Stream";
 };
 
-// node_modules/execa/lib/stdio/native.js
+// ../../../work/main/node_modules/execa/lib/stdio/native.js
 var handleNativeStream = ({ stdioItem, stdioItem: { type }, isStdioArray, fdNumber, direction, isSync }) => {
   if (!isStdioArray || type !== "native") {
     return stdioItem;
@@ -62922,7 +62963,7 @@ var getStandardStream = (fdNumber, value, optionName) => {
   return standardStream;
 };
 
-// node_modules/execa/lib/stdio/input-option.js
+// ../../../work/main/node_modules/execa/lib/stdio/input-option.js
 var handleInputOptions = ({ input: input2, inputFile }, fdNumber) => fdNumber === 0 ? [
   ...handleInputOption(input2),
   ...handleInputFileOption(inputFile)
@@ -62958,7 +62999,7 @@ var getInputFileType = (inputFile) => {
   throw new Error("The `inputFile` option must be a file path string or a file URL.");
 };
 
-// node_modules/execa/lib/stdio/duplicate.js
+// ../../../work/main/node_modules/execa/lib/stdio/duplicate.js
 import path9 from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 var isFileType = (type) => SPECIAL_DUPLICATE_TYPES_SYNC.has(type);
@@ -63033,7 +63074,7 @@ var throwOnDuplicateStream = (stdioItem, optionName, type) => {
   }
 };
 
-// node_modules/execa/lib/stdio/handle.js
+// ../../../work/main/node_modules/execa/lib/stdio/handle.js
 var handleStdio = (addProperties3, options, verboseInfo, isSync) => {
   const stdio = normalizeStdioOption(options, verboseInfo, isSync);
   const initialFileDescriptors = stdio.map((stdioOption, fdNumber) => getFileDescriptor({
@@ -63242,7 +63283,7 @@ var forwardStdio = (stdioItems) => {
   return type === "native" ? value : "pipe";
 };
 
-// node_modules/execa/lib/stdio/handle-sync.js
+// ../../../work/main/node_modules/execa/lib/stdio/handle-sync.js
 var handleStdioSync = (options, verboseInfo) => handleStdio(addPropertiesSync, options, verboseInfo, true);
 var forbiddenIfSync = ({ type, optionName }) => {
   throwInvalidSyncValue(optionName, TYPE_TO_MESSAGE[type]);
@@ -63304,11 +63345,11 @@ var addPropertiesSync = {
   }
 };
 
-// node_modules/execa/lib/transform/generator.js
+// ../../../work/main/node_modules/execa/lib/transform/generator.js
 import { Transform, getDefaultHighWaterMark } from "node:stream";
 import { Buffer as Buffer6 } from "node:buffer";
 
-// node_modules/execa/lib/transform/validate.js
+// ../../../work/main/node_modules/execa/lib/transform/validate.js
 import { Buffer as Buffer4 } from "node:buffer";
 var getValidateTransformInput = (writableObjectMode, optionName) => writableObjectMode ? void 0 : validateStringTransformInput.bind(void 0, optionName);
 var validateStringTransformInput = function* (optionName, chunk) {
@@ -63337,7 +63378,7 @@ Instead, \`yield\` should either be called with a value, or not be called at all
   }
 };
 
-// node_modules/execa/lib/transform/encoding-transform.js
+// ../../../work/main/node_modules/execa/lib/transform/encoding-transform.js
 import { Buffer as Buffer5 } from "node:buffer";
 import { StringDecoder as StringDecoder2 } from "node:string_decoder";
 var getEncodingTransformGenerator = (binary2, encoding, skipped) => {
@@ -63376,7 +63417,7 @@ var stringToBytesGenerator = function* (stringEncoding, chunk) {
   yield typeof chunk === "string" ? bufferToUint8Array(Buffer5.from(chunk, stringEncoding)) : chunk;
 };
 
-// node_modules/execa/lib/transform/run-async.js
+// ../../../work/main/node_modules/execa/lib/transform/run-async.js
 import { callbackify } from "node:util";
 var pushChunks = callbackify(async (getChunks2, state2, getChunksArguments, transformStream) => {
   state2.currentIterable = getChunks2(...getChunksArguments);
@@ -63424,7 +63465,7 @@ var identityGenerator = function* (chunk) {
   yield chunk;
 };
 
-// node_modules/execa/lib/transform/run-sync.js
+// ../../../work/main/node_modules/execa/lib/transform/run-sync.js
 var pushChunksSync = (getChunksSync, getChunksArguments, transformStream, done) => {
   try {
     for (const chunk of getChunksSync(...getChunksArguments)) {
@@ -63476,7 +63517,7 @@ var identityGenerator2 = function* (chunk) {
   yield chunk;
 };
 
-// node_modules/execa/lib/transform/generator.js
+// ../../../work/main/node_modules/execa/lib/transform/generator.js
 var generatorToStream = ({
   value,
   value: {
@@ -63544,7 +63585,7 @@ var addInternalGenerators = ({ transform: transform2, final, binary: binary2, wr
   ].filter(Boolean);
 };
 
-// node_modules/execa/lib/io/input-sync.js
+// ../../../work/main/node_modules/execa/lib/io/input-sync.js
 var addInputOptionsSync = (fileDescriptors, options) => {
   for (const fdNumber of getInputFdNumbers(fileDescriptors)) {
     addInputOptionSync(fileDescriptors, fdNumber, options);
@@ -63581,10 +63622,10 @@ var throwOnSerializableInput = (optionName, invalidItem) => {
   throw new TypeError(`The \`${optionName}\` option is invalid: when passing objects as input, a transform must be used to serialize them to strings or Uint8Arrays: ${invalidItem}.`);
 };
 
-// node_modules/execa/lib/io/output-sync.js
+// ../../../work/main/node_modules/execa/lib/io/output-sync.js
 import { writeFileSync as writeFileSync3, appendFileSync } from "node:fs";
 
-// node_modules/execa/lib/verbose/output.js
+// ../../../work/main/node_modules/execa/lib/verbose/output.js
 var shouldLogOutput = ({ stdioItems, encoding, verboseInfo, fdNumber }) => fdNumber !== "all" && isFullVerbose(verboseInfo, fdNumber) && !BINARY_ENCODINGS.has(encoding) && isFdVerbose(fdNumber) && (stdioItems.some(({ type, value }) => type === "native" && PIPED_STDIO_VALUES.has(value)) || stdioItems.every(({ type }) => TRANSFORM_TYPES.has(type)));
 var isFdVerbose = (fdNumber) => fdNumber === 1 || fdNumber === 2;
 var PIPED_STDIO_VALUES = /* @__PURE__ */ new Set(["pipe", "overlapped"]);
@@ -63611,7 +63652,7 @@ var logLine = (line, fdNumber, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/io/output-sync.js
+// ../../../work/main/node_modules/execa/lib/io/output-sync.js
 var transformOutputSync = ({ fileDescriptors, syncResult, options, verboseInfo }) => {
   const output2 = syncResult.output ?? getSpawnFailureOutput(options);
   const outputFiles = /* @__PURE__ */ new Set();
@@ -63722,7 +63763,7 @@ var writeToFiles = (chunks, stdioItems, outputFiles) => {
   }
 };
 
-// node_modules/execa/lib/resolve/exit-async.js
+// ../../../work/main/node_modules/execa/lib/resolve/exit-async.js
 import { once as once4 } from "node:events";
 var waitForExit = async (subprocess, context) => {
   const [exitCode, signal] = await waitForExitOrError(subprocess);
@@ -63756,7 +63797,7 @@ var waitForSuccessfulExit = async (exitPromise) => {
 var isSubprocessErrorExit = (exitCode, signal) => exitCode === void 0 && signal === void 0;
 var isFailedExit = (exitCode, signal) => exitCode !== 0 || signal !== null;
 
-// node_modules/execa/lib/resolve/exit-sync.js
+// ../../../work/main/node_modules/execa/lib/resolve/exit-sync.js
 var getExitResultSync = ({ error: error62, status: exitCode, signal, output: output2 }, { maxBuffer, buffer }) => {
   const initialError = getResultError(error62, exitCode, signal);
   const isTimedOut = initialError?.code === "ETIMEDOUT";
@@ -63781,7 +63822,7 @@ var getResultError = (error62, exitCode, signal) => {
   return isFailedExit(exitCode, signal) ? new DiscardedError() : void 0;
 };
 
-// node_modules/execa/lib/methods/main-sync.js
+// ../../../work/main/node_modules/execa/lib/methods/main-sync.js
 var execaCoreSync = (rawFile, rawArguments, rawOptions) => {
   const { file: file2, commandArguments, command: command2, escapedCommand, startTime, verboseInfo, options, fileDescriptors } = handleSyncArguments(rawFile, rawArguments, rawOptions);
   const result = spawnSubprocessSync({
@@ -63917,14 +63958,14 @@ var getSyncResult = ({ error: error62, exitCode, signal, timedOut, isMaxBuffer, 
   isSync: true
 });
 
-// node_modules/execa/lib/methods/main-async.js
+// ../../../work/main/node_modules/execa/lib/methods/main-async.js
 import { setMaxListeners, once as once9 } from "node:events";
 import { spawn as spawn2 } from "node:child_process";
 
-// node_modules/execa/lib/ipc/methods.js
+// ../../../work/main/node_modules/execa/lib/ipc/methods.js
 import process11 from "node:process";
 
-// node_modules/execa/lib/ipc/get-one.js
+// ../../../work/main/node_modules/execa/lib/ipc/get-one.js
 import { once as once5, on as on2 } from "node:events";
 var internalGetOneMessageOptions = /* @__PURE__ */ Symbol("internalGetOneMessageOptions");
 var getOneMessage = ({ anyProcess, channel, isSubprocess, ipc }, rawOptions) => {
@@ -63999,7 +64040,7 @@ var throwOnStrictError = async (ipcEmitter, isSubprocess, { signal }) => {
   throw getStrictResponseError(error62, isSubprocess);
 };
 
-// node_modules/execa/lib/ipc/get-each.js
+// ../../../work/main/node_modules/execa/lib/ipc/get-each.js
 import { once as once6, on as on3 } from "node:events";
 var internalGetEachMessageOptions = /* @__PURE__ */ Symbol("internalGetEachMessageOptions");
 var getEachMessage = (subprocessInfo, rawOptions) => {
@@ -64097,7 +64138,7 @@ var throwIfStrictError = ({ error: error62 }) => {
   }
 };
 
-// node_modules/execa/lib/ipc/methods.js
+// ../../../work/main/node_modules/execa/lib/ipc/methods.js
 var addIpcMethods = (target, subprocess, { ipc }) => {
   Object.assign(target, getIpcMethods(subprocess, false, ipc, target));
 };
@@ -64137,7 +64178,7 @@ var getIpcMethods = (anyProcess, isSubprocess, ipc, waitProcess = anyProcess) =>
   })
 });
 
-// node_modules/execa/lib/return/early-error.js
+// ../../../work/main/node_modules/execa/lib/return/early-error.js
 import { ChildProcess as ChildProcess2 } from "node:child_process";
 import { callbackify as callbackify2 } from "node:util";
 import {
@@ -64235,7 +64276,7 @@ var handleDummyPromise = async ({ error: error62, command: command2, escapedComm
   return handleResult(earlyError, verboseInfo, options);
 };
 
-// node_modules/execa/lib/stdio/handle-async.js
+// ../../../work/main/node_modules/execa/lib/stdio/handle-async.js
 import { createReadStream, createWriteStream } from "node:fs";
 import { Buffer as Buffer7 } from "node:buffer";
 import { Readable as Readable2, Writable as Writable2, Duplex as Duplex2 } from "node:stream";
@@ -64304,7 +64345,7 @@ var addPropertiesAsync = {
   }
 };
 
-// node_modules/@sindresorhus/merge-streams/index.js
+// ../../../work/main/node_modules/@sindresorhus/merge-streams/index.js
 import { on as on4, once as once7 } from "node:events";
 import { PassThrough as PassThroughStream, getDefaultHighWaterMark as getDefaultHighWaterMark2 } from "node:stream";
 import { finished as finished2 } from "node:stream/promises";
@@ -64521,7 +64562,7 @@ var updateMaxListeners = (passThroughStream, increment2) => {
 var PASSTHROUGH_LISTENERS_COUNT = 2;
 var PASSTHROUGH_LISTENERS_PER_STREAM = 1;
 
-// node_modules/execa/lib/io/pipeline.js
+// ../../../work/main/node_modules/execa/lib/io/pipeline.js
 import { finished as finished3 } from "node:stream/promises";
 var pipeStreams = (source, destination, onDestinationEnd) => {
   source.pipe(destination);
@@ -64562,7 +64603,7 @@ var abortSourceStream = (source) => {
   }
 };
 
-// node_modules/execa/lib/io/output-async.js
+// ../../../work/main/node_modules/execa/lib/io/output-async.js
 var pipeOutputAsync = (subprocess, fileDescriptors, controller) => {
   const pipeGroups = /* @__PURE__ */ new Map();
   for (const [fdNumber, { stdioItems, direction }] of Object.entries(fileDescriptors)) {
@@ -64616,7 +64657,7 @@ var setStandardStreamMaxListeners = (stream, { signal }) => {
 };
 var MAX_LISTENERS_INCREMENT = 2;
 
-// node_modules/execa/lib/terminate/kill-descendants.js
+// ../../../work/main/node_modules/execa/lib/terminate/kill-descendants.js
 import process12 from "node:process";
 import { execFile as execFile2 } from "node:child_process";
 import path10 from "node:path/win32";
@@ -64666,10 +64707,10 @@ var isWindowsDriveAbsolutePath = (directory) => {
   return /^[a-z]:[/\\]/i.test(root);
 };
 
-// node_modules/execa/lib/terminate/cleanup.js
+// ../../../work/main/node_modules/execa/lib/terminate/cleanup.js
 import { addAbortListener as addAbortListener2 } from "node:events";
 
-// node_modules/signal-exit/dist/mjs/signals.js
+// ../../../work/main/node_modules/signal-exit/dist/mjs/signals.js
 var signals = [];
 signals.push("SIGHUP", "SIGINT", "SIGTERM");
 if (process.platform !== "win32") {
@@ -64693,7 +64734,7 @@ if (process.platform === "linux") {
   signals.push("SIGIO", "SIGPOLL", "SIGPWR", "SIGSTKFLT");
 }
 
-// node_modules/signal-exit/dist/mjs/index.js
+// ../../../work/main/node_modules/signal-exit/dist/mjs/index.js
 var processOk = (process14) => !!process14 && typeof process14 === "object" && typeof process14.removeListener === "function" && typeof process14.emit === "function" && typeof process14.reallyExit === "function" && typeof process14.listeners === "function" && typeof process14.kill === "function" && typeof process14.pid === "number" && typeof process14.on === "function";
 var kExitEmitter = /* @__PURE__ */ Symbol.for("signal-exit emitter");
 var global = globalThis;
@@ -64920,7 +64961,7 @@ var {
   unload
 } = signalExitWrap(processOk(process13) ? new SignalExit(process13) : new SignalExitFallback());
 
-// node_modules/execa/lib/terminate/cleanup.js
+// ../../../work/main/node_modules/execa/lib/terminate/cleanup.js
 var cleanupOnExit = (kill, { cleanup, detached }, { signal }) => {
   if (!cleanup || detached) {
     return;
@@ -64933,7 +64974,7 @@ var cleanupOnExit = (kill, { cleanup, detached }, { signal }) => {
   });
 };
 
-// node_modules/execa/lib/convert/concurrent.js
+// ../../../work/main/node_modules/execa/lib/convert/concurrent.js
 var initializeConcurrentStreams = () => ({
   readableDestroy: /* @__PURE__ */ new WeakMap(),
   writableFinal: /* @__PURE__ */ new WeakMap(),
@@ -64959,7 +65000,7 @@ var waitForConcurrentStreams = async ({ resolve: resolve3, promises }, subproces
   return !isSubprocessExit;
 };
 
-// node_modules/execa/lib/io/iterate.js
+// ../../../work/main/node_modules/execa/lib/io/iterate.js
 import { on as on5 } from "node:events";
 import { getDefaultHighWaterMark as getDefaultHighWaterMark3 } from "node:stream";
 var iterateOnSubprocessStream = ({ subprocessStdout, subprocess, binary: binary2, shouldEncode, encoding, preserveNewlines }) => {
@@ -65052,7 +65093,7 @@ var getGenerators = ({ binary: binary2, shouldEncode, encoding, shouldSplit, pre
   getSplitLinesGenerator(binary2, preserveNewlines, !shouldSplit, {})
 ].filter(Boolean);
 
-// node_modules/execa/lib/convert/iterable.js
+// ../../../work/main/node_modules/execa/lib/convert/iterable.js
 var createIterable = (subprocess, encoding, options) => {
   const { from, binary: binaryOption = false, preserveNewlines = false } = copyOptions(options);
   checkBooleanOption(binaryOption, "binary");
@@ -65080,14 +65121,14 @@ var iterateOnStdoutData = async function* (onStdoutData, subprocessStdout, subpr
   }
 };
 
-// node_modules/execa/lib/convert/readable.js
+// ../../../work/main/node_modules/execa/lib/convert/readable.js
 import { Readable as Readable3 } from "node:stream";
 import { callbackify as callbackify3 } from "node:util";
 
-// node_modules/execa/lib/convert/shared.js
+// ../../../work/main/node_modules/execa/lib/convert/shared.js
 import { finished as finished5 } from "node:stream/promises";
 
-// node_modules/execa/lib/resolve/wait-stream.js
+// ../../../work/main/node_modules/execa/lib/resolve/wait-stream.js
 import { finished as finished4 } from "node:stream/promises";
 var waitForStream = async (stream, fdNumber, streamInfo, {
   isSameDirection,
@@ -65155,7 +65196,7 @@ var isInputFileDescriptor = ({ fileDescriptors }, fdNumber) => fdNumber !== "all
 var isStreamAbort = (error62) => error62?.code === "ERR_STREAM_PREMATURE_CLOSE";
 var isStreamEpipe = (error62) => error62?.code === "EPIPE";
 
-// node_modules/execa/lib/convert/shared.js
+// ../../../work/main/node_modules/execa/lib/convert/shared.js
 var safeWaitForSubprocessStdin = async (subprocessStdin) => {
   if (subprocessStdin === void 0) {
     return;
@@ -65193,7 +65234,7 @@ var destroyOtherStream = (stream, isOpen, error62) => {
   }
 };
 
-// node_modules/execa/lib/convert/readable.js
+// ../../../work/main/node_modules/execa/lib/convert/readable.js
 var createReadable = ({ subprocess, concurrentStreams, encoding }, options) => {
   const { from, binary: binaryOption = true, preserveNewlines = true } = copyOptions(options);
   checkBooleanOption(binaryOption, "binary");
@@ -65289,13 +65330,13 @@ var destroyOtherReadable = (stream, error62) => {
   destroyOtherStream(stream, stream.readable, error62);
 };
 
-// node_modules/execa/lib/convert/web.js
+// ../../../work/main/node_modules/execa/lib/convert/web.js
 import { Readable as Readable4, Writable as Writable3, Duplex as Duplex3 } from "node:stream";
 var createReadableStream = (subprocess, readableOptions) => Readable4.toWeb(subprocess.readable(readableOptions));
 var createWritableStream = (subprocess, writableOptions) => Writable3.toWeb(subprocess.writable(writableOptions));
 var createTransformStream = (subprocess, duplexOptions) => Duplex3.toWeb(subprocess.duplex(duplexOptions));
 
-// node_modules/execa/lib/pipe/pipe-arguments.js
+// ../../../work/main/node_modules/execa/lib/pipe/pipe-arguments.js
 var normalizePipeArguments = ({ source, sourcePromise, boundOptions, createNested }, ...pipeArguments) => {
   const startTime = getStartTime();
   const {
@@ -65391,7 +65432,7 @@ var getSourceStream = (source, from) => {
   }
 };
 
-// node_modules/execa/lib/pipe/throw.js
+// ../../../work/main/node_modules/execa/lib/pipe/throw.js
 var handlePipeArgumentsError = ({
   sourceStream,
   sourceError,
@@ -65441,7 +65482,7 @@ var createNonCommandError = ({ error: error62, fileDescriptors, sourceOptions, s
 });
 var PIPE_COMMAND_MESSAGE = "source.pipe(destination)";
 
-// node_modules/execa/lib/pipe/sequence.js
+// ../../../work/main/node_modules/execa/lib/pipe/sequence.js
 var waitForBothSubprocesses = async (subprocessPromises) => {
   const [
     { status: sourceStatus, reason: sourceReason, value: sourceResult = sourceReason },
@@ -65460,7 +65501,7 @@ var waitForBothSubprocesses = async (subprocessPromises) => {
   return destinationResult;
 };
 
-// node_modules/execa/lib/pipe/streaming.js
+// ../../../work/main/node_modules/execa/lib/pipe/streaming.js
 import { finished as finished6 } from "node:stream/promises";
 var pipeSubprocessStream = (sourceStream, destinationStream, maxListenersController) => {
   const mergedStream = MERGED_STREAMS.has(destinationStream) ? pipeMoreSubprocessStream(sourceStream, destinationStream) : pipeFirstSubprocessStream(sourceStream, destinationStream);
@@ -65519,7 +65560,7 @@ var MERGED_STREAMS = /* @__PURE__ */ new WeakMap();
 var SOURCE_LISTENERS_PER_PIPE = 2;
 var DESTINATION_LISTENERS_PER_PIPE = 1;
 
-// node_modules/execa/lib/pipe/abort.js
+// ../../../work/main/node_modules/execa/lib/pipe/abort.js
 import { aborted as aborted2 } from "node:util";
 var unpipeOnAbort = (unpipeSignal, unpipeContext) => unpipeSignal === void 0 ? [] : [unpipeOnSignalAbort(unpipeSignal, unpipeContext)];
 var unpipeOnSignalAbort = async (unpipeSignal, { sourceStream, mergedStream, fileDescriptors, sourceOptions, startTime }) => {
@@ -65534,7 +65575,7 @@ var unpipeOnSignalAbort = async (unpipeSignal, { sourceStream, mergedStream, fil
   });
 };
 
-// node_modules/execa/lib/pipe/setup.js
+// ../../../work/main/node_modules/execa/lib/pipe/setup.js
 var pipeToSubprocess = (sourceInfo, ...pipeArguments) => {
   if (isPlainObject2(pipeArguments[0])) {
     return pipeToSubprocess.bind(void 0, {
@@ -65721,7 +65762,7 @@ var handlePipePromise = async ({
 };
 var getSubprocessPromises = (sourcePromise, destination, source) => Promise.allSettled([sourcePromise, destination, source]);
 
-// node_modules/execa/lib/io/contents.js
+// ../../../work/main/node_modules/execa/lib/io/contents.js
 import { setImmediate } from "node:timers/promises";
 var getStreamOutput = async ({ stream, onStreamEnd, fdNumber, encoding, buffer, maxBuffer, lines, allMixed, stripFinalNewline: stripFinalNewline2, allFds, verboseInfo, streamInfo }) => {
   const logPromise = logOutputAsync({
@@ -65810,7 +65851,7 @@ var getBufferedData = async (streamPromise) => {
 };
 var handleBufferedData = (error62) => isArrayBuffer2(error62?.bufferedData) ? new Uint8Array(error62.bufferedData) : error62?.bufferedData;
 
-// node_modules/execa/lib/resolve/stdio.js
+// ../../../work/main/node_modules/execa/lib/resolve/stdio.js
 var waitForStdioStreams = ({ subprocess, encoding, buffer, maxBuffer, lines, stripFinalNewline: stripFinalNewline2, verboseInfo, streamInfo }) => subprocess.stdio.map((stream, fdNumber) => waitForSubprocessStream({
   stream,
   fdNumber,
@@ -65852,7 +65893,7 @@ var waitForSubprocessStream = async ({ stream, fdNumber, encoding, buffer, maxBu
   return output2;
 };
 
-// node_modules/execa/lib/resolve/all-async.js
+// ../../../work/main/node_modules/execa/lib/resolve/all-async.js
 var makeAllStream = ({ stdout, stderr }, { all }) => {
   if (!all) {
     return;
@@ -65901,10 +65942,10 @@ var getAllStream = ({ stdout, stderr }, all, [, bufferStdout, bufferStderr]) => 
 };
 var getAllMixed = ({ stdout, stderr }, all) => all && stdout && stderr && stdout.readableObjectMode !== stderr.readableObjectMode;
 
-// node_modules/execa/lib/resolve/wait-subprocess.js
+// ../../../work/main/node_modules/execa/lib/resolve/wait-subprocess.js
 import { once as once8 } from "node:events";
 
-// node_modules/execa/lib/verbose/ipc.js
+// ../../../work/main/node_modules/execa/lib/verbose/ipc.js
 var shouldLogIpc = (verboseInfo) => isFullVerbose(verboseInfo, "ipc");
 var logIpcOutput = (message, verboseInfo) => {
   const verboseMessage = serializeVerboseMessage(message);
@@ -65916,7 +65957,7 @@ var logIpcOutput = (message, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/ipc/buffer-messages.js
+// ../../../work/main/node_modules/execa/lib/ipc/buffer-messages.js
 var waitForIpcOutput = async ({
   subprocess,
   buffer: bufferArray,
@@ -65962,7 +66003,7 @@ var getBufferedIpcOutput = async (ipcOutputPromise, ipcOutput) => {
   return ipcOutput;
 };
 
-// node_modules/execa/lib/resolve/wait-subprocess.js
+// ../../../work/main/node_modules/execa/lib/resolve/wait-subprocess.js
 var waitForSubprocessResult = async ({
   subprocess,
   kill,
@@ -66087,7 +66128,7 @@ var throwOnSubprocessError = async (subprocess, { signal }) => {
   throw error62;
 };
 
-// node_modules/execa/lib/convert/writable.js
+// ../../../work/main/node_modules/execa/lib/convert/writable.js
 import { Writable as Writable4 } from "node:stream";
 import { callbackify as callbackify4 } from "node:util";
 var createWritable = ({ subprocess, concurrentStreams }, options) => {
@@ -66169,7 +66210,7 @@ var destroyOtherWritable = (stream, error62) => {
   destroyOtherStream(stream, stream.writable, error62);
 };
 
-// node_modules/execa/lib/convert/duplex.js
+// ../../../work/main/node_modules/execa/lib/convert/duplex.js
 import { Duplex as Duplex4 } from "node:stream";
 import { callbackify as callbackify5 } from "node:util";
 var createDuplex = ({ subprocess, concurrentStreams, encoding }, options) => {
@@ -66228,7 +66269,7 @@ var onDuplexDestroy = async ({ subprocessStdout, subprocessStdin, subprocess, wa
   ]);
 };
 
-// node_modules/execa/lib/convert/add.js
+// ../../../work/main/node_modules/execa/lib/convert/add.js
 var addConvertedStreams = (subprocess, { encoding }) => {
   const concurrentStreams = initializeConcurrentStreams();
   subprocess.readable = createReadable.bind(void 0, { subprocess, concurrentStreams, encoding });
@@ -66241,10 +66282,10 @@ var addConvertedStreams = (subprocess, { encoding }) => {
   subprocess[Symbol.asyncIterator] = createIterable.bind(void 0, subprocess, encoding, {});
 };
 
-// node_modules/execa/lib/methods/promise.js
+// ../../../work/main/node_modules/execa/lib/methods/promise.js
 var mergePromise = (promise2, properties) => Object.assign(promise2, properties);
 
-// node_modules/execa/lib/methods/main-async.js
+// ../../../work/main/node_modules/execa/lib/methods/main-async.js
 var execaCoreAsync = (rawFile, rawArguments, rawOptions, createNested) => {
   const { file: file2, commandArguments, command: command2, escapedCommand, startTime, verboseInfo, options, fileDescriptors } = handleAsyncArguments(rawFile, rawArguments, rawOptions);
   const { subprocess: nodeChildProcess, promise: promise2, kill, all, convertedStreams } = spawnSubprocessAsync({
@@ -66441,7 +66482,7 @@ var getAsyncResult = ({ errorInfo, exitCode, signal, stdio, all, ipcOutput, cont
   startTime
 });
 
-// node_modules/execa/lib/methods/bind.js
+// ../../../work/main/node_modules/execa/lib/methods/bind.js
 var mergeOptions = (boundOptions, options) => {
   const safeBoundOptions = { __proto__: null, ...boundOptions };
   const mergedOptions = Object.fromEntries(Object.entries(options).map(([optionName, optionValue]) => [
@@ -66453,7 +66494,7 @@ var mergeOptions = (boundOptions, options) => {
 var mergeOption = (optionName, boundOptionValue, optionValue) => DEEP_OPTIONS.has(optionName) && isPlainObject2(boundOptionValue) && isPlainObject2(optionValue) ? { ...boundOptionValue, ...optionValue } : optionValue;
 var DEEP_OPTIONS = /* @__PURE__ */ new Set(["env", ...FD_SPECIFIC_OPTIONS]);
 
-// node_modules/execa/lib/methods/create.js
+// ../../../work/main/node_modules/execa/lib/methods/create.js
 var createExeca = (mapArguments, boundOptions, deepOptions, setBoundExeca) => {
   const createNested = (mapArguments2, boundOptions2, setBoundExeca2) => createExeca(mapArguments2, boundOptions2, deepOptions, setBoundExeca2);
   const boundExeca = (...execaArguments) => callBoundExeca({
@@ -66502,7 +66543,7 @@ var parseArguments2 = ({ mapArguments, firstArgument, nextArguments, deepOptions
   };
 };
 
-// node_modules/execa/lib/methods/script.js
+// ../../../work/main/node_modules/execa/lib/methods/script.js
 var setScriptSync = (boundExeca, createNested, boundOptions) => {
   boundExeca.sync = createNested(mapScriptSync, boundOptions);
   boundExeca.s = boundExeca.sync;
@@ -66513,7 +66554,7 @@ var getScriptOptions = (options) => ({ options: { __proto__: null, ...options, .
 var getScriptStdinOption = ({ stdin = "inherit", input: input2, inputFile, stdio }) => input2 === void 0 && inputFile === void 0 && stdio === void 0 ? { stdin } : {};
 var deepScriptOptions = { preferLocal: true };
 
-// node_modules/execa/index.js
+// ../../../work/main/node_modules/execa/index.js
 var execa = createExeca(() => ({}));
 var execaSync = createExeca(() => ({ isSync: true }));
 var execaNode = createExeca(mapNode);
@@ -66546,7 +66587,7 @@ function hostEnv() {
     GIT_LFS_SKIP_SMUDGE: "1"
   };
 }
-async function git2(dir, args2, options = {}) {
+async function git(dir, args2, options = {}) {
   const result = await execa("git", ["-C", dir, ...HARDENING, ...args2], {
     env: { ...hostEnv(), ...options.env },
     extendEnv: false,
@@ -66566,13 +66607,13 @@ function stamp(date5) {
   return date5.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
 }
 async function addRunWorktree(repo, now = /* @__PURE__ */ new Date()) {
-  const top = (await git2(repo, ["rev-parse", "--show-toplevel"]).catch(() => {
+  const top = (await git(repo, ["rev-parse", "--show-toplevel"]).catch(() => {
     throw new PitcrewError(
       "run-not-a-repository",
       `${repo} is not inside a git repository; pass --repo with a checkout.`
     );
   })).stdout;
-  const base = (await git2(top, ["rev-parse", "--verify", "HEAD^{commit}"]).catch(() => {
+  const base = (await git(top, ["rev-parse", "--verify", "HEAD^{commit}"]).catch(() => {
     throw new PitcrewError(
       "run-no-commit",
       `${top} has no commit yet; commit something first, pitcrew works from HEAD.`
@@ -66581,29 +66622,29 @@ async function addRunWorktree(repo, now = /* @__PURE__ */ new Date()) {
   const folder = mkdtempSync3(join4(tmpdir3(), "pitcrew-run-"));
   const path11 = join4(folder, "worktree");
   let branch = `pitcrew/run-${stamp(now)}`;
-  for (let suffix = 2; (await git2(top, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { okCodes: [1] })).exitCode === 0; suffix++) {
+  for (let suffix = 2; (await git(top, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { okCodes: [1] })).exitCode === 0; suffix++) {
     branch = `pitcrew/run-${stamp(now)}-${suffix}`;
   }
-  await git2(top, ["worktree", "add", "--quiet", "-b", branch, path11, base]);
+  await git(top, ["worktree", "add", "--quiet", "-b", branch, path11, base]);
   return { repo: top, path: path11, branch, base };
 }
 async function commitAll(worktree, message) {
-  await git2(worktree.path, ["add", "--all"]);
-  const staged = await git2(worktree.path, ["diff", "--cached", "--quiet"], { okCodes: [1] });
+  await git(worktree.path, ["add", "--all"]);
+  const staged = await git(worktree.path, ["diff", "--cached", "--quiet"], { okCodes: [1] });
   if (staged.exitCode === 0) return { committed: false, diffstat: "" };
-  const identity3 = await git2(worktree.path, ["config", "user.email"], { okCodes: [1] });
+  const identity3 = await git(worktree.path, ["config", "user.email"], { okCodes: [1] });
   const author = identity3.exitCode === 0 ? [] : ["-c", "user.name=pitcrew", "-c", "user.email=pitcrew@users.noreply.github.com"];
-  await git2(worktree.path, [...author, "commit", "--quiet", "--no-verify", "-m", message]);
-  const sha = (await git2(worktree.path, ["rev-parse", "HEAD"])).stdout;
-  const diffstat = (await git2(worktree.path, ["diff", "--stat", `${worktree.base}..HEAD`])).stdout;
+  await git(worktree.path, [...author, "commit", "--quiet", "--no-verify", "-m", message]);
+  const sha = (await git(worktree.path, ["rev-parse", "HEAD"])).stdout;
+  const diffstat = (await git(worktree.path, ["diff", "--stat", `${worktree.base}..HEAD`])).stdout;
   return { committed: true, sha, diffstat };
 }
 async function removeRunWorktree(worktree, keepBranch) {
-  await git2(worktree.repo, ["worktree", "remove", "--force", worktree.path]).catch(() => void 0);
+  await git(worktree.repo, ["worktree", "remove", "--force", worktree.path]).catch(() => void 0);
   rmSync2(join4(worktree.path, ".."), { recursive: true, force: true });
-  await git2(worktree.repo, ["worktree", "prune"]).catch(() => void 0);
+  await git(worktree.repo, ["worktree", "prune"]).catch(() => void 0);
   if (!keepBranch)
-    await git2(worktree.repo, ["branch", "-D", worktree.branch]).catch(() => void 0);
+    await git(worktree.repo, ["branch", "-D", worktree.branch]).catch(() => void 0);
 }
 
 // src/commands/progress.ts
@@ -66749,7 +66790,7 @@ function formatTotals(result) {
   return `turns: ${result.turns} \xB7 tokens: ${tokens} (prompt ${promptTokens.toLocaleString("en-US")}, ${cached2}% cached; completion ${completionTokens.toLocaleString("en-US")}) \xB7 cost: $${result.cost.toFixed(4)}`;
 }
 async function fromBase(worktree, path11) {
-  const shown = await git2(worktree.repo, ["show", `${worktree.base}:${path11}`], { okCodes: [128] });
+  const shown = await git(worktree.repo, ["show", `${worktree.base}:${path11}`], { okCodes: [128] });
   return shown.exitCode === 0 ? shown.stdout : void 0;
 }
 async function repositorySetup(worktree) {
