@@ -27,6 +27,8 @@ export interface BenchModule {
 const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "sandbox-latency", load: () => import("./sandbox-latency.ts") },
   { name: "permissions-parse", load: () => import("./permissions-parse.ts") },
+  { name: "token-estimate", load: () => import("./token-estimate.ts") },
+  { name: "context-view", load: () => import("./context-view.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {

@@ -3,6 +3,7 @@
  * The `pitcrew` command for a local checkout: the same pipeline the action runs, for people
  * trying pitcrew and for debugging a run. Subcommands live in src/commands/.
  */
+import { contextCommand } from "./commands/context.ts";
 import { runCommand } from "./commands/run.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
 
@@ -18,12 +19,20 @@ commands:
   sandbox [--workspace DIR] [--explain] [--sandbox auto|bwrap|none] [--timeout SECONDS] -- CMD [ARG...]
       Run one command under the exact sandbox policy the agent gets.
       Exit status is the command's; 124 when it timed out; 125 when the sandbox cannot start.
+
+  context replay [--window N] [--policy NAME] [--json] FILE...
+      Replay recorded sessions (OpenAI message arrays as JSON or JSONL, mini-swe-agent
+      trajectories) through a context policy, request by request, and compare tokens sent,
+      cache hits and input cost with sending the whole history (o200k counts, OpenAI's prefix
+      cache rule). Default window 128000, policy naive.
+      Exit status: 0 done, 1 a file could not be read or replayed, 2 bad usage.
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "run") return runCommand(rest);
   if (command === "sandbox") return sandboxCommand(rest);
+  if (command === "context") return contextCommand(rest);
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;

@@ -49,7 +49,7 @@ export async function runToolCall(
     );
   }
   try {
-    return await tool.run(checked.data, context);
+    return await tool.run(checked.data, { ...context, callId: call.id });
   } catch (error) {
     return failure(`${call.name} failed: ${describeError(error)}`);
   }

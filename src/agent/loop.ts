@@ -11,6 +11,9 @@ import type { Message, ToolCall, Usage } from "./messages.ts";
 import type { ModelRequest, ModelResponse, ToolDefinition } from "./model.ts";
 import type { AnyTool, ToolContext, ToolOutcome } from "./tools/tool.ts";
 import { runToolCall } from "./dispatch.ts";
+import { ContextManager } from "../context/manager.ts";
+import type { Compaction, ContextSettings } from "../context/manager.ts";
+import { TokenLedger, estimateMessage, estimateText } from "../context/tokens.ts";
 
 export type StopReason =
   "done" | "max_turns" | "time_budget" | "cost_budget" | "cancelled" | "model_error";
@@ -28,6 +31,8 @@ export type LoopEvent =
       totalUsage: Usage;
       totalCost: number;
     }
+  | { type: "context"; turn: number; fired: string[]; tokens: number }
+  | { type: "compaction"; turn: number; compaction: Compaction }
   | { type: "stop"; reason: StopReason; error?: PitcrewError };
 
 /** The model as the loop needs it (model.ts provides the real one). */
@@ -58,6 +63,10 @@ export interface LoopOptions {
   signal?: AbortSignal;
   onEvent?: (event: LoopEvent) => void;
   now?: () => number;
+  /** The context window and thresholds (defaults: 128k tokens, compact at 85%). */
+  window?: Partial<ContextSettings>;
+  /** The volatile facts appended to each request and never stored (late injection). */
+  reminder?: () => Promise<Message | null>;
 }
 
 export interface LoopResult {
@@ -95,6 +104,61 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   const state = { turns: 0, cost: 0, usage: ZERO_USAGE, started: (options.now ?? Date.now)() };
   let summary = "";
 
+  const account = (response: ModelResponse): void => {
+    state.usage = addUsage(state.usage, response.usage);
+    state.cost += response.cost;
+  };
+  const request = (messages: Message[]): Promise<ModelResponse> =>
+    options.model.complete({
+      messages,
+      tools: [...options.definitions],
+      promptCacheKey: options.promptCacheKey,
+      signal: options.signal,
+    });
+  let compactionTurn = 0;
+  const context = new ContextManager({
+    settings: options.window,
+    estimate: estimateMessage,
+    ledger: new TokenLedger({ fixedTokens: estimateText(JSON.stringify(options.definitions)) }),
+    compactor: async (messages) => {
+      const response = await request(messages);
+      account(response);
+      return response.content;
+    },
+    onCompaction: (compaction) => emit({ type: "compaction", turn: compactionTurn, compaction }),
+  });
+
+  /**
+   * One model request over the view of the history. A too-long rejection is answered by
+   * compacting and retrying once, then by dropping the oldest rounds and retrying; a third
+   * rejection is the named failure.
+   */
+  const requestWithContext = async (turn: number): Promise<ModelResponse> => {
+    compactionTurn = turn;
+    for (let attempt = 0; ; attempt++) {
+      const prepared = await context.prepare(messages);
+      if (prepared.fired.length > 0)
+        emit({ type: "context", turn, fired: prepared.fired, tokens: prepared.tokens });
+      const reminder = options.reminder ? await options.reminder() : null;
+      try {
+        const response = await request(
+          reminder ? [...prepared.messages, reminder] : prepared.messages,
+        );
+        context.record(response.usage.promptTokens);
+        return response;
+      } catch (error) {
+        if (
+          !(error instanceof PitcrewError) ||
+          error.code !== "model-context-too-long" ||
+          attempt >= 2
+        )
+          throw error;
+        if (attempt === 0) await context.compact(messages);
+        else context.dropOldest(messages);
+      }
+    }
+  };
+
   const stop = (reason: StopReason, error?: PitcrewError): LoopResult => {
     emit({ type: "stop", reason, error });
     return {
@@ -117,12 +181,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     emit({ type: "turn_start", turn });
     let response: ModelResponse;
     try {
-      response = await options.model.complete({
-        messages,
-        tools: [...options.definitions],
-        promptCacheKey: options.promptCacheKey,
-        signal: options.signal,
-      });
+      response = await requestWithContext(turn);
     } catch (error) {
       if (options.signal?.aborted) return stop("cancelled");
       const named =
@@ -134,8 +193,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       return stop("model_error", named);
     }
 
-    state.usage = addUsage(state.usage, response.usage);
-    state.cost += response.cost;
+    account(response);
     emit({
       type: "usage",
       turn,

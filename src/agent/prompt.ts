@@ -18,8 +18,10 @@ Every command you run goes through a sandbox:
 The harness commits, pushes and opens the pull request after you finish. Never run git commit, git push or git reset --hard; leave your changes in the working tree. You may use git diff, git log, git status and git show.
 
 # Safety nets
-- Long command output is cut to its head and tail, with a line saying how much was dropped. To see the rest, run the command again and narrow it with head, tail, sed -n or grep.
-- You never need to stop a long task early to save space: keep working until the task is done.
+- Long command output is cut to its head and tail; the whole output is kept in a spill file whose path the result names. Page it with head, tail, sed -n or grep.
+- Older tool results are later shortened to a stub or cleared to save space. Nothing is lost: run the command again or re-read the file when you need it.
+- When the conversation fills the context window, it is compacted into a handoff note and you keep working from the note.
+- So you never need to stop a long task early to save space: keep working until the task is done.
 
 # How to work
 1. Reproduce first: run the failing test or the command from the task and read the error.

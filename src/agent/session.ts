@@ -6,8 +6,12 @@
 import type { SandboxSettings } from "../sandbox/policy.ts";
 import { createSandbox } from "../sandbox/sandbox.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { ContextSettings } from "../context/manager.ts";
+import { changedSince, reminderMessage, workspaceSnapshot } from "../context/reminder.ts";
+import type { Snapshot } from "../context/reminder.ts";
 import { runLoop } from "./loop.ts";
 import type { Limits, LoopEvent, LoopResult, ModelPort } from "./loop.ts";
+import { relative, resolve } from "node:path";
 import type { Message } from "./messages.ts";
 import { createPermissionChecker } from "./permissions.ts";
 import { TOOLS, toolDefinitions } from "./tools/index.ts";
@@ -27,6 +31,8 @@ export interface SessionOptions {
   signal?: AbortSignal;
   onEvent?: (event: LoopEvent) => void;
   log?: { info(message: string): void; warning(message: string): void };
+  /** The model's context window and the context layers' thresholds. */
+  window?: Partial<ContextSettings>;
   /** Called once the sandbox is up (the CLI prints its backend; tests inspect it). */
   onSandbox?: (sandbox: Sandbox) => void;
 }
@@ -48,6 +54,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       deny: options.deny ?? [],
     });
     let todos: Todo[] = [];
+    const reminder = lateInjection(sandbox, () => todos);
     const result = await runLoop({
       model: options.model,
       tools: TOOLS,
@@ -63,10 +70,48 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       limits: options.limits,
       promptCacheKey: options.promptCacheKey,
       signal: options.signal,
-      onEvent: options.onEvent,
+      onEvent: (event) => {
+        reminder.observe(event);
+        options.onEvent?.(event);
+      },
+      reminder: reminder.next,
+      window: options.window,
     });
     return { ...result, todos };
   } finally {
     sandbox.dispose();
   }
+}
+
+/**
+ * The reminder of each request: git state read inside the sandbox and compared with the previous
+ * turn's, leaving out the files the agent itself wrote or edited in between.
+ */
+function lateInjection(
+  sandbox: Sandbox,
+  todos: () => Todo[],
+): { next: () => Promise<Message>; observe: (event: LoopEvent) => void } {
+  let previous: Snapshot | null = null;
+  const written = new Set<string>();
+  return {
+    observe(event) {
+      if (event.type !== "tool_end" || event.outcome.isError) return;
+      if (event.call.name !== "write" && event.call.name !== "edit") return;
+      try {
+        const { path } = JSON.parse(event.call.arguments) as { path?: unknown };
+        if (typeof path === "string") {
+          written.add(relative(sandbox.policy.workspace, resolve(sandbox.policy.workspace, path)));
+        }
+      } catch {
+        // a malformed call wrote nothing
+      }
+    },
+    async next() {
+      const { branch, snapshot } = await workspaceSnapshot(sandbox);
+      const changedFiles = previous === null ? [] : changedSince(previous, snapshot, written);
+      previous = snapshot;
+      written.clear();
+      return reminderMessage({ now: new Date(), branch, todos: todos(), changedFiles });
+    },
+  };
 }

@@ -48,6 +48,9 @@ export function bwrapArgs(policy: Policy, command: BwrapCommand): string[] {
   args.push("--ro-bind", "/proc/sys", "/proc/sys");
   args.push("--size", String(policy.tmpfsBytes.home), "--tmpfs", policy.home);
   for (const dir of policy.homeReadOnly) args.push("--ro-bind", dir, dir);
+  // The spill folder, read-only. Its mount point is made inside the fresh /tmp tmpfs above (or
+  // the home tmpfs), before the workspace is bound: never in a folder a command could write.
+  if (policy.spill) args.push("--ro-bind", policy.spill.source, policy.spill.target);
   args.push("--bind", policy.workspace, policy.workspace);
   for (const { path } of policy.pinned) args.push("--bind", path, path);
   for (const { path } of policy.readOnly) args.push("--ro-bind", path, path);

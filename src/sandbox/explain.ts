@@ -9,6 +9,11 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+function spillLine({ spill }: Policy): string {
+  if (spill === null) return "(none)";
+  return spill.target === spill.source ? spill.target : `${spill.target} (from ${spill.source})`;
+}
+
 export function explainPolicy(policy: Policy, prepared: Prepared): string {
   const list = (items: readonly string[]): string =>
     items.length === 0 ? "  (none)" : items.map((item) => `  ${item}`).join("\n");
@@ -26,6 +31,7 @@ export function explainPolicy(policy: Policy, prepared: Prepared): string {
     list(policy.homeReadOnly),
     "hidden (empty, read-only):",
     list(policy.hidden),
+    `long outputs (read-only): ${spillLine(policy)}`,
     "network: none",
     `environment: ${Object.keys(policy.env).sort().join(" ")}`,
     `timeout: ${policy.timeoutMs} ms per command`,

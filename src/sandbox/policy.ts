@@ -125,6 +125,19 @@ export interface FileOverlay {
   target: string;
 }
 
+/** Where bwrap shows the spill folder: inside the fresh private `/tmp`, never a host path. */
+export const SPILL_MOUNT = "/tmp/pitcrew-spill";
+
+/**
+ * The harness-private folder holding long tool outputs in full (`source`, under the session's
+ * state folder) and the path a command reads it at (`target`): `SPILL_MOUNT` under bwrap, the
+ * real path elsewhere. Commands may read it, never write it.
+ */
+export interface SpillFolder {
+  source: string;
+  target: string;
+}
+
 /** The resolved policy: absolute real paths, decided once per session. */
 export interface Policy {
   backend: BackendName;
@@ -141,6 +154,8 @@ export interface Policy {
   createdDirs: string[];
   /** Sanitised git config files bound over the real ones. */
   overlays: FileOverlay[];
+  /** Long tool outputs, readable but not writable inside; null only in hand-built policies. */
+  spill: SpillFolder | null;
   /** `$HOME`, replaced by an empty private tmpfs. */
   home: string;
   /** Existing folders under `$HOME` bound back read-only. */

@@ -18,14 +18,24 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PitcrewError } from "../errors.ts";
 import { sandboxEnv } from "./env.ts";
 import { findToken, writeSanitisedConfig } from "./gitconfig.ts";
-import { isInside, pinnedAncestors } from "./policy.ts";
-import type { BackendName, FileOverlay, Policy, ProtectedPath, SandboxSettings } from "./policy.ts";
+import { SPILL_MOUNT, isInside, pinnedAncestors } from "./policy.ts";
+import type {
+  BackendName,
+  FileOverlay,
+  Policy,
+  ProtectedPath,
+  SandboxSettings,
+  SpillFolder,
+} from "./policy.ts";
 
 export interface ResolveOptions {
   workspace: string;
   /** The harness's environment (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** A private folder for the session's generated files (sanitised configs, seccomp filter). */
+  /**
+   * A private folder for the session's generated files (sanitised configs, seccomp filter, the
+   * spill folder).
+   */
   stateDir?: string;
 }
 
@@ -253,6 +263,15 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
       `The workspace ${workspace} contains your home folder ${home}; run pitcrew in the repository's own folder.`,
     );
   }
+  if (
+    backend === "bwrap" &&
+    (isInside(SPILL_MOUNT, workspace) || isInside(workspace, SPILL_MOUNT))
+  ) {
+    throw new PitcrewError(
+      "sandbox-workspace-too-wide",
+      `The workspace ${workspace} overlaps ${SPILL_MOUNT}, where the sandbox shows long command outputs; run pitcrew in the repository's own folder.`,
+    );
+  }
 
   const hidden = [
     realDir(env.RUNNER_TEMP),
@@ -320,6 +339,14 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     }
   }
 
+  // The harness writes long outputs here (Sandbox.spill); commands only read them.
+  const spillSource = join(stateDir, "spill");
+  mkdirSync(spillSource, { recursive: true, mode: 0o700 });
+  const spill: SpillFolder = {
+    source: spillSource,
+    target: backend === "bwrap" ? SPILL_MOUNT : spillSource,
+  };
+
   const tmp = backend === "seatbelt" ? join(stateDir, "tmp") : "/tmp";
   const uid = process.getuid?.() ?? 0;
   return {
@@ -329,6 +356,7 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     pinned,
     createdDirs,
     overlays,
+    spill,
     home,
     homeReadOnly,
     hidden: unique,

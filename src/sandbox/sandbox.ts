@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PitcrewError } from "../errors.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import type { BackendName, Policy, SandboxSettings } from "./policy.ts";
 import { probeBwrap } from "./probe.ts";
@@ -53,7 +54,12 @@ export interface Sandbox {
   readonly probe: ProbeResult | null;
   prepare(request: CommandRequest): Prepared;
   run(request: CommandRequest): Promise<RunResult>;
-  /** Removes the session's private files (sanitised configs, the seccomp filter). */
+  /**
+   * Saves `text` (a long tool output) as a new file in the spill folder, named after `name` (a
+   * tool call id), and returns the path a command reads it at. Throws `sandbox-spill-failed`.
+   */
+  spill(name: string, text: string): string;
+  /** Removes the session's private files (sanitised configs, the seccomp filter, spill files). */
   dispose(): void;
 }
 
@@ -63,6 +69,32 @@ export interface SandboxOptions {
   log?: { info(message: string): void; warning(message: string): void };
   /** Let the probe use sudo to install bwrap and relax AppArmor (default: yes). */
   allowSetup?: boolean;
+}
+
+/** Spill files a session may hold in all, so a chatty run cannot fill the runner's disk. */
+const SPILL_MAX_BYTES = 1024 * 1024 * 1024;
+
+/** A file name from a tool call id: `[A-Za-z0-9_-]` only, never empty, never too long. */
+function spillFileName(name: string, attempt: number): string {
+  const base = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "output";
+  return `${base}${attempt === 1 ? "" : `-${attempt}`}.txt`;
+}
+
+/**
+ * Writes `text` into `folder` under a fresh name: "wx" follows no link and replaces nothing, so a
+ * reused or colliding id gets `-2`, `-3`… Returns the file name.
+ */
+function writeSpillFile(folder: string, name: string, text: string): string {
+  for (let attempt = 1; attempt <= 100; attempt++) {
+    const file = spillFileName(name, attempt);
+    try {
+      writeFileSync(join(folder, file), text, { flag: "wx", mode: 0o400 });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  throw new Error(`100 spill files named after ${name} exist already`);
 }
 
 /** bwrap itself starts with this environment only: its PID 1 keeps it, readable inside. */
@@ -144,6 +176,7 @@ export async function createSandbox(
       });
     }
 
+    let spilledBytes = 0;
     return {
       backend: policy.backend,
       policy,
@@ -170,7 +203,27 @@ export async function createSandbox(
           if (fd3 !== undefined) closeSync(fd3);
         }
       },
+      spill(name, text) {
+        const fail = (reason: string, cause?: unknown): PitcrewError =>
+          new PitcrewError("sandbox-spill-failed", `No spill file was written: ${reason}.`, {
+            cause,
+          });
+        if (policy.spill === null) throw fail("this sandbox has no spill folder");
+        const bytes = Buffer.byteLength(text);
+        if (spilledBytes + bytes > SPILL_MAX_BYTES) {
+          throw fail(`this run's saved outputs would pass ${SPILL_MAX_BYTES} bytes`);
+        }
+        let file: string;
+        try {
+          file = writeSpillFile(policy.spill.source, name, text);
+        } catch (error) {
+          throw fail(error instanceof Error ? error.message : String(error), error);
+        }
+        spilledBytes += bytes;
+        return join(policy.spill.target, file);
+      },
       dispose() {
+        // The spill files go with the state folder: they last exactly as long as the session.
         rmSync(stateDir, { recursive: true, force: true });
         for (const dir of [...policy.createdDirs].reverse()) {
           try {

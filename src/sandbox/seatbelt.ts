@@ -19,6 +19,9 @@ export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
     TMP: tmp,
     HOME: policy.home,
   };
+  // The spill folder is read at its real path: readable like TMP, but never writable.
+  if (policy.spill) params.SPILL = policy.spill.source;
+  const spill = policy.spill ? ' (subpath (param "SPILL"))' : "";
   const list = (prefix: string, paths: readonly string[], form: "subpath" | "literal"): string =>
     paths
       .map((path, index) => {
@@ -58,7 +61,7 @@ export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
     "; files: read broadly, but not the home folder, the runner's folders or other hidden paths",
     "(allow file-read*)",
     `(deny file-read* (subpath (param "HOME"))${hidden ? ` ${hidden}` : ""})`,
-    `(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "TMP"))${homeReadOnly ? ` ${homeReadOnly}` : ""})`,
+    `(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "TMP"))${spill}${homeReadOnly ? ` ${homeReadOnly}` : ""})`,
     "; writes: the workspace minus .git and workflows, and a private temporary folder",
     `(allow file-write* (require-all (subpath (param "WORKSPACE"))${readOnly ? ` (require-not (require-any ${readOnly}))` : ""}) (subpath (param "TMP")))`,
   ];

@@ -252,14 +252,41 @@ describe("the agent loop", needsBwrap(), () => {
     assert.equal(server.requests.length, 3);
   });
 
-  test("context too long ends the run as a model error with the sentence to continue", async () => {
-    const { result } = await session([
+  test("context too long: compact and retry once, which succeeds", async () => {
+    const { result, server, events } = await session([
       callTools([{ name: "bash", arguments: args({ command: "echo some work" }) }]),
+      { kind: "context-too-long", shape: "openai" },
+      say("## Goal\nmake the calc test pass\n## Next\nedit calc.js"),
+      say("Done after the handoff."),
+    ]);
+    assert.equal(result.stopReason, "done");
+    assert.equal(result.summary, "Done after the handoff.");
+    const [, rejected, compaction, retried] = server.requests;
+    assert.deepEqual(
+      compaction?.body.messages.slice(0, -1),
+      rejected?.body.messages.slice(0, -1),
+      "the compaction call is the rejected view plus one final message (its reminder aside)",
+    );
+    assert.match(String(compaction?.body.messages.at(-1)?.content), /handoff note/);
+    assert.match(
+      String(retried?.body.messages[1]?.content),
+      /^\[Handoff note[\s\S]*make the calc test pass/,
+    );
+    assert.ok(events.some((event) => event.type === "compaction"));
+  });
+
+  test("context too long again after compacting, and after dropping: the named failure, work kept", async () => {
+    const { result, server } = await session([
+      callTools([{ name: "bash", arguments: args({ command: "echo some work" }) }]),
+      { kind: "context-too-long", shape: "vllm", limit: 32768, requested: 40000 },
+      say("## Goal\nnote"),
+      { kind: "context-too-long", shape: "vllm", limit: 32768, requested: 40000 },
       { kind: "context-too-long", shape: "vllm", limit: 32768, requested: 40000 },
     ]);
     assert.equal(result.stopReason, "model_error");
     assert.equal(result.error?.code, "model-context-too-long");
     assert.equal(result.error?.message, CONTEXT_TOO_LONG_SENTENCE);
+    assert.equal(server.requests.length, 5, "request, compaction, retry, retry after dropping");
     assert.equal(
       result.messages.filter((message) => message.role === "tool").length,
       1,
@@ -292,5 +319,76 @@ describe("the agent loop", needsBwrap(), () => {
       { content: "fix add", status: "in_progress" },
       { content: "run tests", status: "pending" },
     ]);
+  });
+
+  test("the reminder ends each request and never lands in the stored history", async () => {
+    const { result, server } = await session([
+      callTools([
+        {
+          name: "todo_write",
+          arguments: args({ todos: [{ content: "fix add", status: "in_progress" }] }),
+        },
+      ]),
+      callTools([
+        { name: "bash", arguments: args({ command: "sed -i 's/a - b/a + b/' calc.js" }) },
+      ]),
+      callTools([
+        {
+          name: "edit",
+          arguments: args({ path: "package.json", old_string: '"type"', new_string: '"type" ' }),
+        },
+      ]),
+      say("done"),
+    ]);
+    assert.equal(result.stopReason, "done");
+    const reminders = server.requests.map((request) =>
+      String(request.body.messages.at(-1)?.content),
+    );
+    for (const reminder of reminders)
+      assert.match(reminder, /^<reminder>\ntime: \d{4}-\d\d-\d\dT[\s\S]*branch: main/);
+    assert.match(reminders[1] ?? "", /\[~\] fix add/);
+    assert.match(
+      reminders[2] ?? "",
+      /these files changed since your last turn[^\n]*\n- calc\.js/,
+      "a file changed by a command is named",
+    );
+    assert.doesNotMatch(reminders[3] ?? "", /package\.json/, "a file the edit tool changed is not");
+    assert.ok(
+      result.messages.every((message) => !message.content.startsWith("<reminder>")),
+      "never stored",
+    );
+  });
+
+  test("consecutive requests share their prefix, except where a layer fired", async () => {
+    const big = (n: number): string => `node -e "console.log('${n}'.repeat(3000))"`;
+    const { server, events } = await session([
+      callTools([{ name: "bash", arguments: args({ command: big(1) }) }]),
+      callTools([{ name: "bash", arguments: args({ command: big(2) }) }]),
+      callTools([{ name: "bash", arguments: args({ command: "true" }) }]),
+      say("done"),
+    ]);
+    const sent = server.requests.map((request) =>
+      request.body.messages.slice(0, -1).map((message) => JSON.stringify(message)),
+    );
+    for (let index = 1; index < sent.length; index++) {
+      const previous = sent[index - 1] ?? [];
+      const current = sent[index] ?? [];
+      const firstDifference = previous.findIndex(
+        (message, position) => message !== current[position],
+      );
+      // Only the newest old result may change (stubbed once the model moved past it).
+      assert.ok(
+        firstDifference === -1 || firstDifference === previous.length - 1,
+        `request ${index}: prefix changed at ${firstDifference}`,
+      );
+    }
+    assert.ok(events.some((event) => event.type === "context" && event.fired.includes("stub")));
+    const cached = server.requests.map(
+      (request) => request.usage?.prompt_tokens_details.cached_tokens ?? 0,
+    );
+    assert.ok(
+      cached.slice(1).every((tokens) => tokens > 0),
+      `cached tokens per request: ${cached.join(", ")}`,
+    );
   });
 });

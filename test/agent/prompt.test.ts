@@ -35,8 +35,16 @@ const FACTS: [string, RegExp][] = [
   ["never git commit or git push", /Never run git commit, git push/],
   ["may use git diff, log, status", /You may use git diff, git log, git status/],
   [
-    "long outputs cut to head and tail; page with head, tail, sed -n, grep",
-    /head and tail[\s\S]*head, tail, sed -n or grep/,
+    "long outputs cut to head and tail, the whole in a spill file paged with head, tail, sed -n, grep",
+    /head and tail; the whole output is kept in a spill file[^\n]*head, tail, sed -n or grep/,
+  ],
+  [
+    "old results get stubbed or cleared and can be re-read or re-run",
+    /stub or cleared[^\n]*run the command again or re-read the file/,
+  ],
+  [
+    "when the window fills, the history is compacted into a handoff note",
+    /compacted into a handoff note and you keep working/,
   ],
   ["never stop early to save space", /never need to stop a long task early to save space/],
   ["reproduce first", /Reproduce first/],

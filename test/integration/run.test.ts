@@ -169,7 +169,8 @@ describe("pitcrew run", needsBwrap(), () => {
   });
 
   test("a model error: its named sentence, exit 1", async () => {
-    const { code, stdout } = await pitcrewRun([{ kind: "context-too-long", shape: "openai" }]);
+    const tooLong = { kind: "context-too-long", shape: "openai" } as const;
+    const { code, stdout } = await pitcrewRun([tooLong, say("## Goal\nnote"), tooLong, tooLong]);
     assert.equal(code, 1);
     assert.match(
       stdout,

@@ -256,6 +256,49 @@ describe("bwrapArgs: mounts", () => {
   });
 });
 
+describe("bwrapArgs: the spill folder", () => {
+  const spill = { source: "/state/spill", target: "/tmp/pitcrew-spill" };
+  const args = bwrapArgs(
+    policy({
+      spill,
+      homeReadOnly: ["/h/user/.rustup"],
+      hidden: ["/run"],
+      readOnly: [{ path: "/w/repo/.git", dev: 1, ino: 2 }],
+    }),
+    { argv: ["true"] },
+  );
+
+  test("bound read-only once, never writable", () => {
+    at(args, "--ro-bind", spill.source, spill.target);
+    assert.equal(
+      mounts(args).filter(({ source, dest }) => source === spill.source || dest === spill.target)
+        .length,
+      1,
+    );
+  });
+
+  test("its mount point is made in the fresh /tmp tmpfs: after /tmp, hidden paths and home; before the workspace", () => {
+    const bind = at(args, "--ro-bind", spill.source, spill.target);
+    assert.ok(at(args, "--tmpfs", "/tmp") < bind);
+    assert.ok(at(args, "--tmpfs", "/run") < bind);
+    assert.ok(at(args, "--tmpfs", "/h/user") < bind);
+    assert.ok(at(args, "--ro-bind", "/h/user/.rustup", "/h/user/.rustup") < bind);
+    assert.ok(bind < at(args, "--bind", "/w/repo", "/w/repo"));
+  });
+
+  test("nothing mounted after it covers it", () => {
+    const list = mounts(args);
+    const index = list.findIndex(({ dest }) => dest === spill.target);
+    for (const { op, dest } of list.slice(index + 1)) {
+      assert.ok(!isInside(spill.target, dest) || op === "--remount-ro", `${op} ${dest}`);
+    }
+  });
+
+  test("a policy without a spill folder mounts none", () => {
+    assert.ok(!bwrapArgs(policy(), { argv: ["true"] }).includes("/tmp/pitcrew-spill"));
+  });
+});
+
 describe("bwrapArgs: working directory and seccomp", () => {
   test("--chdir defaults to the workspace", () => {
     const args = bwrapArgs(policy(), { argv: ["true"] });
@@ -431,6 +474,15 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
     assert.match(text, /url = "https:\/\/github\.com\/o\/r"/);
     assert.ok(!/extraheader|hookspath/i.test(text));
     assert.ok(isInside(overlay.source, stateDir) && !isInside(overlay.source, workspace));
+  });
+
+  test("the spill folder lies in the state folder, outside the workspace, seen at /tmp/pitcrew-spill", () => {
+    assert.deepEqual(resolved.spill, {
+      source: join(stateDir, "spill"),
+      target: "/tmp/pitcrew-spill",
+    });
+    at(args, "--ro-bind", join(stateDir, "spill"), "/tmp/pitcrew-spill");
+    assert.ok(!isInside(join(stateDir, "spill"), workspace));
   });
 
   test("a symlinked PATH folder under home is not bound", () => {

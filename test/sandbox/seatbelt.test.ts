@@ -157,6 +157,28 @@ describe("seatbeltProfile: paths are parameters, never profile text", () => {
   });
 });
 
+describe("seatbeltProfile: the spill folder", () => {
+  const source = "/private/var/folders/xy/T/pitcrew-sandbox-1/spill";
+  const { profile, params } = seatbeltProfile(policy({ spill: { source, target: source } }), TMP);
+  const lines = rules(profile);
+
+  test("read at its real path, re-allowed after the deny, never writable", () => {
+    assert.equal(paramOf(params, source), "SPILL");
+    const denyIndex = lines.findIndex((line) => line.startsWith("(deny file-read*"));
+    const reallow = lines.findIndex((line) => line.startsWith("(allow file-read* (subpath"));
+    assert.ok(reallow > denyIndex);
+    assert.ok(lines[reallow]?.includes('(subpath (param "SPILL"))'), lines[reallow]);
+    for (const line of lines.filter((l) => l.includes("file-write"))) {
+      assert.ok(!line.includes('"SPILL"'), `the spill folder is writable: ${line}`);
+    }
+  });
+
+  test("a policy without one has no SPILL parameter", () => {
+    const bare = seatbeltProfile(policy(), TMP);
+    assert.ok(!("SPILL" in bare.params) && !bare.profile.includes("SPILL"));
+  });
+});
+
 describe("seatbeltProfile: each policy option", () => {
   const workspace = "/Users/me/repo";
   const program = seatbeltProfile(

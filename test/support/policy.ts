@@ -16,6 +16,7 @@ export function testPolicy(overrides: Partial<Policy> = {}): Policy {
     readOnly: [],
     createdDirs: [],
     overlays: [],
+    spill: null,
     home: "/h/user",
     homeReadOnly: [],
     hidden: [],

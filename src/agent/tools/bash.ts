@@ -2,13 +2,15 @@
  * The `bash` tool: one command line, checked by the permission rules, then run by `bash -c` in
  * the sandbox at the repository root. The result is the exit code first, then stdout and stderr,
  * with a timeout or a signal said plainly; a non-zero exit is an ordinary result for the model to
- * read, while a refused command or one that could not start is an error.
+ * read, while a refused command or one that could not start is an error. A result longer than
+ * INLINE_MAX_CHARS keeps its head and tail; the whole text goes to a spill file the model can page.
  */
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { PitcrewError, describeError } from "../../errors.ts";
 import type { RunResult } from "../../sandbox/runner.ts";
 import { shellStatus } from "../../sandbox/runner.ts";
-import { cutMiddle, formatDuration } from "./format.ts";
+import { INLINE_MAX_CHARS, countLines, cutAround, formatDuration, spillNotice } from "./format.ts";
 import { defineTool, failure } from "./tool.ts";
 import type { ToolOutcome } from "./tool.ts";
 
@@ -41,7 +43,7 @@ function streamSection(label: string, stream: RunResult["stdout"]): string {
   return `${label}${note}:\n${stream.text}${stream.text.endsWith("\n") ? "" : "\n"}`;
 }
 
-/** The result text: status first, then stdout and stderr, each labelled; cut to stay bounded. */
+/** The whole result text: status first, then stdout and stderr, each labelled. */
 export function formatRun(result: RunResult, timeoutMs: number, clampedFrom?: number): string {
   const lines: string[] = [];
   if (result.exitCode !== null) lines.push(`exit code: ${result.exitCode}`);
@@ -62,7 +64,41 @@ export function formatRun(result: RunResult, timeoutMs: number, clampedFrom?: nu
   }
   const head = `${lines.join("\n")}\n`;
   const body = streamSection("stdout", result.stdout) + streamSection("stderr", result.stderr);
-  return cutMiddle(head + (body === "" ? "(no output)\n" : body)).trimEnd();
+  return (head + (body === "" ? "(no output)\n" : body)).trimEnd();
+}
+
+/**
+ * `text` when it fits in INLINE_MAX_CHARS. Otherwise `save` stores the whole text (a spill file;
+ * it returns the path a command reads it at, or throws a PitcrewError) and the model gets the
+ * head and tail around a notice naming that file, and saying when the sandbox's own output
+ * ceiling had already dropped bytes.
+ */
+export function limitResult(
+  text: string,
+  result: RunResult,
+  save: (whole: string) => string,
+): string {
+  if (text.length <= INLINE_MAX_CHARS) return text;
+  const whole = `${text}\n`;
+  const notice: string[] = [];
+  try {
+    notice.push(spillNotice(whole, save(whole)));
+  } catch (error) {
+    if (!(error instanceof PitcrewError)) throw error;
+    notice.push(
+      `[output cut to its head and tail (${whole.length} chars, ${countLines(whole)} lines in all) and not saved; ${describeError(error)}]`,
+    );
+  }
+  for (const [label, stream] of [
+    ["stdout", result.stdout],
+    ["stderr", result.stderr],
+  ] as const) {
+    if (!stream.truncated) continue;
+    notice.push(
+      `[the sandbox's output ceiling had already dropped the middle of ${label} (${stream.bytes} bytes written); that part is lost. To keep everything, redirect it to a file under /tmp and search that in the same command]`,
+    );
+  }
+  return cutAround(text, notice);
 }
 
 export const bashTool = defineTool({
@@ -70,7 +106,8 @@ export const bashTool = defineTool({
   description: [
     "Run a shell command in the sandbox with `bash -c`, starting at the repository root every time (a `cd` does not carry over to the next call; neither do variables).",
     "Returns `exit code: N` first, then stdout and stderr, each labelled; a non-zero exit code is a normal result to read, not a tool failure. A timeout or a killing signal is stated in the result.",
-    `Commands are killed after the sandbox's per-command timeout (60 s unless configured) or after timeout_ms, at most ${BASH_MAX_TIMEOUT_MS} ms (10 minutes). Results longer than about 30000 characters keep their head and tail, with a line saying how much was cut.`,
+    `Commands are killed after the sandbox's per-command timeout (60 s unless configured) or after timeout_ms, at most ${BASH_MAX_TIMEOUT_MS} ms (10 minutes).`,
+    `A result longer than ${INLINE_MAX_CHARS} characters is cut to its first and last 4000 or so; a line in the middle names a read-only file holding all of it, with its size in characters and lines. The file lasts until the run ends: page it with head, tail, sed -n 'A,Bp' or grep rather than running the command again.`,
     "The sandbox has no network, writes only inside the checkout (and a /tmp that is emptied after each command), and keeps .git and .github/workflows read-only. Some commands are refused before they run (e.g. git commit and git push: the harness commits and pushes).",
     "Use read, write and edit for files; bash for everything else (tests, builds, grep, find, git status/diff/log).",
   ].join(" "),
@@ -100,8 +137,11 @@ export const bashTool = defineTool({
         `The command could not be started, so it did not run: ${describeError(error)}`,
       );
     }
+    const text = formatRun(result, timeoutMs, clamped ? asked : undefined);
     return {
-      content: formatRun(result, timeoutMs, clamped ? asked : undefined),
+      content: limitResult(text, result, (whole) =>
+        context.sandbox.spill(context.callId ?? `bash-${randomUUID()}`, whole),
+      ),
       isError: result.timedOut || result.cancelled,
     };
   },

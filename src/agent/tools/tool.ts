@@ -26,6 +26,8 @@ export interface ToolContext {
   workspace: string;
   todos: { get(): Todo[]; set(todos: Todo[]): void };
   signal?: AbortSignal;
+  /** The model's id for this tool call; names the spill file of a long result. */
+  callId?: string;
 }
 
 /** A tool's answer: plain text for the model, and whether it reports a failure. */

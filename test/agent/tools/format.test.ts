@@ -1,38 +1,65 @@
-/** cutMiddle and the small formatting helpers the tools share. */
+/** cutAround, the spill notice and the small formatting helpers the tools share. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { cutMiddle, formatDuration, plural } from "../../../src/agent/tools/format.ts";
+import {
+  INLINE_MAX_CHARS,
+  countLines,
+  cutAround,
+  formatDuration,
+  plural,
+  spillNotice,
+} from "../../../src/agent/tools/format.ts";
 
-describe("cutMiddle", () => {
-  test("a text that fits is returned as it is", () => {
-    assert.equal(cutMiddle("short\n", 100), "short\n");
-    assert.equal(cutMiddle("x".repeat(100), 100), "x".repeat(100));
+const NOTICE = "[the notice]";
+
+describe("cutAround", () => {
+  test("a text that fits is returned as it is, without the notice", () => {
+    assert.equal(cutAround("short\n", [NOTICE]), "short\n");
+    const full = "x".repeat(INLINE_MAX_CHARS);
+    assert.equal(cutAround(full, [NOTICE]), full);
   });
 
-  test("keeps head and tail at line breaks, and says how much was dropped", () => {
-    const text = Array.from({ length: 1000 }, (_, i) => `line ${String(i).padStart(4, "0")}`).join(
+  test("keeps about 4000 characters of head and of tail at line breaks, the notice between", () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${String(i).padStart(4, "0")}`).join(
       "\n",
     );
-    const cut = cutMiddle(text, 1000);
-    assert.ok(cut.length < 1100, `${cut.length}`);
-    assert.match(cut, /^line 0000\n/);
-    assert.match(cut, /line 0999$/);
-    const match =
-      /\n\[… (\d+) characters \((\d+) lines\) cut from the middle of this result …\]\n/.exec(cut);
-    assert.ok(match, cut);
-    const [head, tail] = cut.split(match[0]);
-    assert.match(head ?? "", /line \d{4}$/, "the head ends with a whole line");
-    assert.match(tail ?? "", /^line \d{4}\n/, "the tail starts with a whole line");
-    assert.equal((head ?? "").length + 1 + Number(match[1]) + (tail ?? "").length, text.length);
+    const cut = cutAround(text, [NOTICE, "[a second line]"]);
+    const [head, tail] = cut.split("\n[the notice]\n[a second line]\n");
+    assert.ok(head !== undefined && tail !== undefined, cut);
+    assert.ok(head.length <= 4000 && head.length > 3000, `head ${head.length}`);
+    assert.ok(tail.length <= 4000 && tail.length > 3000, `tail ${tail.length}`);
+    assert.match(head, /^line 0000\n/);
+    assert.match(head, /\nline \d{4}$/, "the head ends with a whole line");
+    assert.match(tail, /^line \d{4}\n/, "the tail starts with a whole line");
+    assert.match(tail, /line 4999$/);
+    assert.ok(text.startsWith(head) && text.endsWith(tail));
   });
 
   test("a text without line breaks is cut by characters, never inside a surrogate pair", () => {
-    const cut = cutMiddle("😀".repeat(1000), 101);
+    const cut = cutAround("😀".repeat(INLINE_MAX_CHARS), [NOTICE]);
     assert.doesNotMatch(
       cut,
       /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
     );
-    assert.match(cut, /cut from the middle/);
+    assert.ok(cut.length < 8100, `${cut.length}`);
+    assert.match(cut, /\n\[the notice\]\n/);
+  });
+});
+
+describe("spillNotice and countLines", () => {
+  test("the notice has the one shape later layers parse", () => {
+    assert.equal(
+      spillNotice("a\nb\n", "/tmp/pitcrew-spill/call_1.txt"),
+      "[full output, 4 chars, 2 lines: /tmp/pitcrew-spill/call_1.txt — page it with head, tail, sed -n 'A,Bp' or grep]",
+    );
+  });
+
+  test("lines are counted as wc -l does, plus a last line without a break", () => {
+    assert.equal(countLines(""), 0);
+    assert.equal(countLines("a"), 1);
+    assert.equal(countLines("a\n"), 1);
+    assert.equal(countLines("a\nb"), 2);
+    assert.equal(countLines("\n\n"), 2);
   });
 });
 

@@ -1,0 +1,169 @@
+/**
+ * `pitcrew context`: tools for the context layers. `replay` runs recorded sessions through a
+ * context policy request by request and prints what it would have sent and cost against the naive
+ * baseline: a table per file and in total, or one JSON object with --json.
+ */
+import { parseArgs } from "node:util";
+import { PitcrewError, describeError } from "../errors.ts";
+import { loadSession } from "../context/replay/load.ts";
+import type { RecordedSession } from "../context/replay/load.ts";
+import { pitcrewPolicy } from "../context/replay/pitcrew-policy.ts";
+import { naivePolicy } from "../context/replay/policy.ts";
+import type { PolicyFactory } from "../context/replay/policy.ts";
+import { DEFAULT_WINDOW, replaySessions } from "../context/replay/replay.ts";
+import type { ReplayReport, ReplayStats } from "../context/replay/replay.ts";
+
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Where the command writes: the process's stdout and stderr, or a test's collectors. */
+export interface CommandOutput {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
+
+/** The policies `--policy` names. */
+export const REPLAY_POLICIES: ReadonlyMap<string, PolicyFactory> = new Map([
+  ["pitcrew", pitcrewPolicy],
+  ["naive", naivePolicy],
+]);
+
+export const DEFAULT_REPLAY_POLICY = "pitcrew";
+
+export const CONTEXT_USAGE = `usage: pitcrew context replay [--window N] [--policy NAME] [--json] FILE...`;
+
+interface ReplayArgs {
+  window: number;
+  policy: PolicyFactory;
+  json: boolean;
+  files: string[];
+}
+
+function parse(args: string[]): ReplayArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      window: { type: "string" },
+      policy: { type: "string", default: DEFAULT_REPLAY_POLICY },
+      json: { type: "boolean", default: false },
+    },
+  });
+  const window = values.window === undefined ? DEFAULT_WINDOW : Number(values.window);
+  if (!Number.isInteger(window) || window < 1) {
+    throw new PitcrewError(
+      "cli-bad-option",
+      `--window takes a whole number of tokens above 0, not '${values.window}'.`,
+    );
+  }
+  const policy = REPLAY_POLICIES.get(values.policy);
+  if (policy === undefined) {
+    throw new PitcrewError(
+      "cli-bad-option",
+      `--policy must be one of ${[...REPLAY_POLICIES.keys()].join(", ")}, not '${values.policy}'.`,
+    );
+  }
+  if (positionals.length === 0) {
+    throw new PitcrewError(
+      "cli-no-files",
+      "Name the recorded sessions to replay: OpenAI message arrays (.json, .jsonl) or mini-swe-agent .traj.json files.",
+    );
+  }
+  return { window, policy, json: values.json, files: positionals };
+}
+
+const COLUMNS: { title: string; width: number; value: (stats: ReplayStats) => string }[] = [
+  {
+    title: "requests",
+    width: 10,
+    value: (s) => `${s.requests}${s.summary_requests > 0 ? ` +${s.summary_requests}` : ""}`,
+  },
+  { title: "sent", width: 11, value: (s) => s.tokens_sent.toLocaleString("en-US") },
+  { title: "naive", width: 11, value: (s) => s.naive_tokens_sent.toLocaleString("en-US") },
+  { title: "tokens", width: 6, value: (s) => s.tokens_ratio.toFixed(3) },
+  { title: "cache", width: 5, value: (s) => s.cache_hit_ratio.toFixed(3) },
+  { title: "naive cache", width: 11, value: (s) => s.naive_cache_hit_ratio.toFixed(3) },
+  { title: "cost@0.1", width: 8, value: (s) => s.cost_ratio_r01.toFixed(3) },
+  { title: "cost@0.25", width: 9, value: (s) => s.cost_ratio_r025.toFixed(3) },
+  { title: "peak", width: 7, value: (s) => s.peak_tokens.toLocaleString("en-US") },
+  { title: "over", width: 4, value: (s) => String(s.over_window) },
+  { title: "compactions", width: 11, value: (s) => String(s.compactions) },
+];
+
+/**
+ * The human table: one row per file, then the total. Ratios are policy / naive; "+N" after the
+ * requests counts the summary calls of compactions (their tokens are in "sent").
+ */
+export function formatReport(report: ReplayReport, elapsedMs: number): string {
+  const names = [...report.files.map((file) => file.file), "total"];
+  const nameWidth = Math.max(...names.map((name) => name.length));
+  const row = (name: string, cells: string[]): string =>
+    [
+      name.padEnd(nameWidth),
+      ...cells.map((cell, index) => cell.padStart(COLUMNS[index]?.width ?? 0)),
+    ].join("  ");
+  const lines = [
+    `policy ${report.policy}, window ${report.window.toLocaleString("en-US")} tokens, counted with ${report.tokenizer}; ratios are policy / naive, cost is input cost with cached reads at 0.1× and 0.25×`,
+    "",
+    row(
+      "file",
+      COLUMNS.map((column) => column.title),
+    ),
+    ...report.files.map((file) =>
+      row(
+        file.file,
+        COLUMNS.map((column) => column.value(file)),
+      ),
+    ),
+    row(
+      "total",
+      COLUMNS.map((column) => column.value(report.total)),
+    ),
+    "",
+    `${report.files.length} file${report.files.length === 1 ? "" : "s"}, ${report.total.requests} requests replayed in ${(elapsedMs / 1000).toFixed(1)} s`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+async function replayCommand(args: string[], io: CommandOutput): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.out.write(`${CONTEXT_USAGE}\n`);
+    return 0;
+  }
+  let parsed: ReplayArgs;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    io.err.write(`pitcrew context replay: ${describeError(error)}\n${CONTEXT_USAGE}\n`);
+    return EXIT_USAGE;
+  }
+  const started = performance.now();
+  let report: ReplayReport;
+  try {
+    const sessions: RecordedSession[] = [];
+    for (const file of parsed.files) sessions.push(await loadSession(file));
+    report = await replaySessions(sessions, parsed.policy, parsed.window);
+  } catch (error) {
+    io.err.write(`pitcrew context replay: ${describeError(error)}\n`);
+    return EXIT_FAILED;
+  }
+  if (parsed.json) io.out.write(`${JSON.stringify(report, null, 2)}\n`);
+  else io.out.write(formatReport(report, performance.now() - started));
+  return 0;
+}
+
+export async function contextCommand(
+  args: string[],
+  io: CommandOutput = { out: process.stdout, err: process.stderr },
+): Promise<number> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === "replay") return replayCommand(rest, io);
+  if (subcommand === "--help" || subcommand === "-h" || subcommand === "help") {
+    io.out.write(`${CONTEXT_USAGE}\n`);
+    return 0;
+  }
+  io.err.write(
+    `pitcrew context: ${subcommand === undefined ? "name a subcommand" : `unknown subcommand '${subcommand}'`}\n${CONTEXT_USAGE}\n`,
+  );
+  return EXIT_USAGE;
+}

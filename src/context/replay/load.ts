@@ -1,0 +1,320 @@
+/**
+ * Recorded sessions read into pitcrew's own history for replay: OpenAI chat-completions message
+ * arrays (a JSON array, a request body with `messages`, or JSONL with one message a line; pitcrew's
+ * own Message shape is accepted too), and mini-swe-agent-1 trajectories, whose fenced bash blocks
+ * become `bash` tool calls. Parsing is pure; only `loadSession` reads a file. Nothing here counts
+ * tokens or judges a policy.
+ */
+import { readFile } from "node:fs/promises";
+import type { Message, ToolCall } from "../../agent/messages.ts";
+import type { ToolDefinition } from "../../agent/model.ts";
+import { toolDefinitions } from "../../agent/tools/index.ts";
+import { PitcrewError } from "../../errors.ts";
+
+export type SessionFormat = "openai-messages" | "openai-jsonl" | "mini-swe-agent-1";
+
+export interface RecordedSession {
+  /** The file as the caller named it. */
+  file: string;
+  format: SessionFormat;
+  /** The whole recorded conversation, in order. */
+  history: Message[];
+  /**
+   * The tool definitions every request sends in front of the messages: the file's own (a request
+   * body's `tools`), else pitcrew's definitions of the tools the history calls. A tool pitcrew
+   * does not know and the file does not define adds nothing.
+   */
+  tools: ToolDefinition[];
+  /** What the provider reported for the recorded calls, when the file keeps it (trajectories). */
+  reported?: { calls: number; promptTokens: number; cachedTokens: number };
+}
+
+function bad(file: string, sentence: string): PitcrewError {
+  return new PitcrewError("replay-bad-file", `${file}: ${sentence}`);
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Message content as text: a string, null, or an array of text parts. */
+function textOf(value: unknown, where: () => string): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) {
+    return value
+      .map((part: unknown) => {
+        if (isObject(part) && part.type === "text" && typeof part.text === "string")
+          return part.text;
+        const kind = isObject(part) && typeof part.type === "string" ? part.type : typeof part;
+        throw new Error(`${where()} has a content part of type '${kind}'; only text is replayed`);
+      })
+      .join("");
+  }
+  throw new Error(`${where()} has content that is neither text nor a list of text parts`);
+}
+
+function toolCallOf(value: unknown, where: () => string): ToolCall {
+  if (!isObject(value)) throw new Error(`${where()} has a tool call that is not an object`);
+  const fn = isObject(value.function) ? value.function : value;
+  const name = fn.name;
+  const args = fn.arguments;
+  if (typeof value.id !== "string" || value.id === "")
+    throw new Error(`${where()} has a tool call without an id`);
+  if (typeof name !== "string" || name === "")
+    throw new Error(`${where()} has a tool call without a function name`);
+  return {
+    id: value.id,
+    name,
+    arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
+  };
+}
+
+/**
+ * OpenAI chat messages (or pitcrew's own) as pitcrew messages. Tool results must answer a call
+ * made earlier; their tool name comes from that call. Throws with the message's number.
+ */
+export function fromOpenAIMessages(values: readonly unknown[]): Message[] {
+  const calls = new Map<string, ToolCall>();
+  return values.map((value, index): Message => {
+    const where = (): string => `message ${index + 1}`;
+    if (!isObject(value)) throw new Error(`${where()} is not an object`);
+    const role = value.role;
+    const content = (): string => textOf(value.content, where);
+    switch (role) {
+      case "system":
+      case "developer":
+        return { role: "system", content: content() };
+      case "user":
+        return { role: "user", content: content() };
+      case "assistant": {
+        const raw = value.tool_calls ?? value.toolCalls ?? [];
+        if (!Array.isArray(raw)) throw new Error(`${where()} has tool_calls that is not a list`);
+        const toolCalls = raw.map((call) => toolCallOf(call, where));
+        for (const call of toolCalls) calls.set(call.id, call);
+        return { role: "assistant", content: content(), toolCalls };
+      }
+      case "tool": {
+        const id = value.tool_call_id ?? value.toolCallId;
+        if (typeof id !== "string")
+          throw new Error(`${where()} is a tool result without tool_call_id`);
+        const call = calls.get(id);
+        if (!call)
+          throw new Error(`${where()} answers tool call '${id}', which no earlier message made`);
+        return {
+          role: "tool",
+          toolCallId: id,
+          name: call.name,
+          content: content(),
+          isError: value.isError === true,
+        };
+      }
+      default:
+        throw new Error(
+          `${where()} has role ${JSON.stringify(role)}; expected system, developer, user, assistant or tool`,
+        );
+    }
+  });
+}
+
+const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
+const RETURN_CODE = /^<returncode>(-?\d+)<\/returncode>/;
+const TIMED_OUT = /^The last command <command>[\s\S]*?<\/command> timed out/;
+
+/**
+ * A mini-swe-agent-1 trajectory as tool calls, as its README maps it. An assistant message with
+ * exactly one ```bash block is one `bash` call `{command}` (the text around the block stays as
+ * content) and the user message after it is that call's result, an error when the return code is
+ * not 0 or the command timed out. An assistant message with no block or several is plain text
+ * (mini-swe-agent answered it with a format error, which stays a user message). The system
+ * prompt and the task stay as they are.
+ */
+export function fromMiniSweAgent(values: readonly unknown[]): Message[] {
+  const history: Message[] = [];
+  let pending: ToolCall | undefined;
+  let calls = 0;
+  for (const [index, value] of values.entries()) {
+    const where = (): string => `message ${index + 1}`;
+    if (!isObject(value)) throw new Error(`${where()} is not an object`);
+    const content = textOf(value.content, where);
+    if (value.role === "system") {
+      history.push({ role: "system", content });
+    } else if (value.role === "assistant") {
+      if (pending) throw new Error(`${where()} follows a bash call that got no observation`);
+      const blocks = [...content.matchAll(BASH_BLOCK)];
+      const block = blocks[0];
+      if (blocks.length !== 1 || block === undefined) {
+        history.push({ role: "assistant", content, toolCalls: [] });
+        continue;
+      }
+      calls++;
+      pending = {
+        id: `call_${calls}`,
+        name: "bash",
+        arguments: JSON.stringify({ command: (block[1] ?? "").trim() }),
+      };
+      const start = block.index;
+      const text = `${content.slice(0, start).trimEnd()}\n\n${content.slice(start + block[0].length).trim()}`;
+      history.push({ role: "assistant", content: text.trim(), toolCalls: [pending] });
+    } else if (value.role === "user") {
+      if (!pending) {
+        history.push({ role: "user", content });
+        continue;
+      }
+      const code = RETURN_CODE.exec(content)?.[1];
+      history.push({
+        role: "tool",
+        toolCallId: pending.id,
+        name: pending.name,
+        content,
+        isError: (code !== undefined && code !== "0") || TIMED_OUT.test(content),
+      });
+      pending = undefined;
+    } else {
+      throw new Error(`${where()} has role ${JSON.stringify(value.role)}`);
+    }
+  }
+  return history;
+}
+
+/** Provider usage summed over a trajectory's recorded calls, when every call has it. */
+function reportedUsage(values: readonly unknown[]): RecordedSession["reported"] {
+  let calls = 0;
+  let promptTokens = 0;
+  let cachedTokens = 0;
+  for (const value of values) {
+    if (!isObject(value) || value.role !== "assistant") continue;
+    const extra = isObject(value.extra) ? value.extra : {};
+    const response = isObject(extra.response) ? extra.response : {};
+    const usage = isObject(response.usage) ? response.usage : undefined;
+    if (!usage || typeof usage.prompt_tokens !== "number") return undefined;
+    const details = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+    calls++;
+    promptTokens += usage.prompt_tokens;
+    cachedTokens += typeof details.cached_tokens === "number" ? details.cached_tokens : 0;
+  }
+  return calls > 0 ? { calls, promptTokens, cachedTokens } : undefined;
+}
+
+function toolDefinitionOf(value: unknown, where: () => string): ToolDefinition {
+  const fn = isObject(value) && isObject(value.function) ? value.function : value;
+  if (!isObject(fn) || typeof fn.name !== "string")
+    throw new Error(`${where()} is not a function tool with a name`);
+  return {
+    name: fn.name,
+    description: typeof fn.description === "string" ? fn.description : "",
+    parameters: isObject(fn.parameters) ? fn.parameters : {},
+  };
+}
+
+/** pitcrew's definitions of the tools the history calls, in pitcrew's order. */
+function knownTools(history: readonly Message[]): ToolDefinition[] {
+  const used = new Set(
+    history.flatMap((message) =>
+      message.role === "assistant" ? message.toolCalls.map((call) => call.name) : [],
+    ),
+  );
+  return toolDefinitions().filter((tool) => used.has(tool.name));
+}
+
+function fromJson(value: unknown): Omit<RecordedSession, "file"> {
+  if (Array.isArray(value)) {
+    const history = fromOpenAIMessages(value);
+    return { format: "openai-messages", history, tools: knownTools(history) };
+  }
+  if (!isObject(value)) throw new Error("the JSON is neither a list of messages nor an object");
+  if (value.trajectory_format !== undefined) {
+    if (value.trajectory_format !== "mini-swe-agent-1") {
+      throw new Error(
+        `trajectory_format ${JSON.stringify(value.trajectory_format)} is not supported (only mini-swe-agent-1)`,
+      );
+    }
+    if (!Array.isArray(value.messages)) throw new Error("the trajectory has no messages list");
+    const history = fromMiniSweAgent(value.messages);
+    const reported = reportedUsage(value.messages);
+    return {
+      format: "mini-swe-agent-1",
+      history,
+      tools: knownTools(history),
+      ...(reported ? { reported } : {}),
+    };
+  }
+  if (Array.isArray(value.messages)) {
+    const history = fromOpenAIMessages(value.messages);
+    const tools = Array.isArray(value.tools)
+      ? value.tools.map((tool, index) => toolDefinitionOf(tool, () => `tool ${index + 1}`))
+      : knownTools(history);
+    return { format: "openai-messages", history, tools };
+  }
+  throw new Error(
+    "the JSON object has neither `messages` (a chat request) nor `trajectory_format` (a trajectory)",
+  );
+}
+
+/**
+ * A recorded session from a file's text. JSON first (a list of messages, a chat request body, a
+ * trajectory); if the text is not one JSON value, JSONL with one message a line. Errors name the
+ * file and the message or line.
+ */
+export function parseSession(text: string, file: string): RecordedSession {
+  let whole: unknown;
+  let jsonError: string | undefined;
+  try {
+    whole = JSON.parse(text);
+  } catch (error) {
+    jsonError = error instanceof Error ? error.message : String(error);
+  }
+  try {
+    if (jsonError === undefined) return { file, ...fromJson(whole) };
+  } catch (error) {
+    throw bad(file, error instanceof Error ? error.message : String(error));
+  }
+  const lines = text.split("\n");
+  const values: unknown[] = [];
+  const lineOf: number[] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    try {
+      values.push(JSON.parse(line));
+      lineOf.push(index + 1);
+    } catch {
+      const what =
+        values.length === 0 && lines.filter((l) => l.trim() !== "").length <= 1
+          ? `not JSON (${jsonError})`
+          : `neither one JSON value (${jsonError}) nor JSONL: line ${index + 1} is not JSON`;
+      throw bad(file, what);
+    }
+  }
+  if (values.length === 0) throw bad(file, "the file is empty");
+  try {
+    const history = fromOpenAIMessages(values);
+    return { file, format: "openai-jsonl", history, tools: knownTools(history) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw bad(
+      file,
+      reason.replace(/^message (\d+)/, (_, n: string) => `line ${lineOf[Number(n) - 1]}`),
+    );
+  }
+}
+
+export async function loadSession(file: string): Promise<RecordedSession> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "a directory, not a file"
+          : code === "EACCES"
+            ? "not readable (permission denied)"
+            : (error as Error).message;
+    throw new PitcrewError("replay-unreadable", `${file}: ${why}.`, { cause: error });
+  }
+  return parseSession(text, file);
+}

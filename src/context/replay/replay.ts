@@ -1,0 +1,417 @@
+/**
+ * The replay harness: walks a recorded session request by request, as the loop would have built
+ * them, sends each through a context policy and through the naive baseline, and measures what
+ * each would have cost — tokens counted exactly (o200k, not the loop's estimator), cache hits by
+ * OpenAI's prefix rule, input cost with cached reads at 0.1× and 0.25×. Pure apart from the
+ * tokenizer; reading files is load.ts's job and printing is the command's.
+ */
+import { countTokens, encode } from "gpt-tokenizer/encoding/o200k_base";
+import type { Message } from "../../agent/messages.ts";
+import type { ToolDefinition } from "../../agent/model.ts";
+import { PitcrewError } from "../../errors.ts";
+import type { RecordedSession, SessionFormat } from "./load.ts";
+import type { PolicyFactory, ReplayPolicy } from "./policy.ts";
+
+export const TOKENIZER = "o200k_base";
+
+/** Every message is framed as `<|im_start|>{role}<|im_sep|>` + text + `<|im_end|>`. */
+export const MESSAGE_FRAMING_TOKENS = 4;
+/** The framing tokens before the text: a message's first tokens, equal when the roles are. */
+const FRAMING_BEFORE = 3;
+
+/** OpenAI caches a prefix only from this many tokens on… */
+export const CACHE_MIN_TOKENS = 1024;
+/** …and in steps of this many. */
+export const CACHE_STEP_TOKENS = 128;
+
+/** Price of a cached input token relative to an uncached one: GPT-5 family, GPT-4.1. */
+export const CACHED_READ_RATIOS = [0.1, 0.25] as const;
+
+export const DEFAULT_WINDOW = 128_000;
+
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Tokens of plain text (special-token spellings in it count as text, as an API sees them). */
+export function countText(text: string): number {
+  return text === "" ? 0 : countTokens(text, PLAIN_TEXT);
+}
+
+/**
+ * The text of one message as counted: the content; for an assistant message, then one line per
+ * tool call (`name arguments`). Ids are not counted. The same serialisation is used for every
+ * policy and for naive, so only differences between views matter.
+ */
+export function messageText(message: Message): string {
+  if (message.role !== "assistant") return message.content;
+  return (
+    message.content + message.toolCalls.map((call) => `\n${call.name} ${call.arguments}`).join("")
+  );
+}
+
+/** The tool definitions as counted: their JSON, in order, in front of every request. */
+export function toolsText(tools: readonly ToolDefinition[]): string {
+  return tools.length === 0 ? "" : JSON.stringify(tools);
+}
+
+/** One counted piece of a request: the tools, or one message. */
+export interface Segment {
+  role: Message["role"] | "tools";
+  text: string;
+  tokens: number;
+}
+
+/**
+ * Exact token counts, memoised per message object and per text, so a replay tokenizes each
+ * distinct message once however many requests carry it (policies that rebuild a changed message
+ * on every call still hit the text memo).
+ */
+export class TokenCounter {
+  private readonly byMessage = new WeakMap<Message, Segment>();
+  private readonly byText = new Map<string, number>();
+
+  text(text: string): number {
+    let tokens = this.byText.get(text);
+    if (tokens === undefined) {
+      tokens = countText(text);
+      this.byText.set(text, tokens);
+    }
+    return tokens;
+  }
+
+  segment(message: Message): Segment {
+    let segment = this.byMessage.get(message);
+    if (segment === undefined) {
+      const text = messageText(message);
+      segment = { role: message.role, text, tokens: MESSAGE_FRAMING_TOKENS + this.text(text) };
+      this.byMessage.set(message, segment);
+    }
+    return segment;
+  }
+
+  tools(tools: readonly ToolDefinition[]): Segment[] {
+    const text = toolsText(tools);
+    return text === "" ? [] : [{ role: "tools", text, tokens: this.text(text) }];
+  }
+}
+
+function commonTokens(a: string, b: string): number {
+  const left = encode(a, PLAIN_TEXT);
+  const right = encode(b, PLAIN_TEXT);
+  let common = 0;
+  while (common < left.length && common < right.length && left[common] === right[common]) common++;
+  return common;
+}
+
+/**
+ * Tokens two requests share from the start: whole equal segments, then the common part of the
+ * first differing one (its framing when the roles agree, and its text's common tokens).
+ */
+export function commonPrefixTokens(previous: readonly Segment[], next: readonly Segment[]): number {
+  let common = 0;
+  for (let index = 0; index < previous.length && index < next.length; index++) {
+    const a = previous[index];
+    const b = next[index];
+    if (a === undefined || b === undefined) break;
+    if (a === b || (a.role === b.role && a.text === b.text)) {
+      common += a.tokens;
+      continue;
+    }
+    if (a.role === "tools" || b.role === "tools") {
+      if (a.role === b.role) common += commonTokens(a.text, b.text);
+    } else if (a.role === b.role) {
+      common += FRAMING_BEFORE + commonTokens(a.text, b.text);
+    } else {
+      common += 1; // <|im_start|>
+    }
+    break;
+  }
+  return common;
+}
+
+/** OpenAI's rule: the shared prefix counts from 1024 tokens on, rounded down to a step of 128. */
+export function cachedTokens(prefix: number): number {
+  return prefix >= CACHE_MIN_TOKENS
+    ? Math.floor(prefix / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS
+    : 0;
+}
+
+/** What one model call sent and what the cache would have served. */
+export interface RequestRecord {
+  /** History index of the assistant message this request produced. */
+  turn: number;
+  /** A turn of the loop, or the summary call a compaction made before it. */
+  kind: "turn" | "summary";
+  tokens: number;
+  cached: number;
+}
+
+/** Sums over requests; ratios are taken from these, never averaged. */
+export interface Tally {
+  requests: number;
+  summaryRequests: number;
+  tokens: number;
+  cached: number;
+  overWindow: number;
+  peak: number;
+  compactions: number;
+}
+
+export const EMPTY_TALLY: Tally = {
+  requests: 0,
+  summaryRequests: 0,
+  tokens: 0,
+  cached: 0,
+  overWindow: 0,
+  peak: 0,
+  compactions: 0,
+};
+
+export function addTally(a: Tally, b: Tally): Tally {
+  return {
+    requests: a.requests + b.requests,
+    summaryRequests: a.summaryRequests + b.summaryRequests,
+    tokens: a.tokens + b.tokens,
+    cached: a.cached + b.cached,
+    overWindow: a.overWindow + b.overWindow,
+    peak: Math.max(a.peak, b.peak),
+    compactions: a.compactions + b.compactions,
+  };
+}
+
+/** Input cost in uncached-token units: uncached + r × cached. */
+export function inputCost(tally: Pick<Tally, "tokens" | "cached">, ratio: number): number {
+  return tally.tokens - tally.cached + ratio * tally.cached;
+}
+
+/** The figures `--json` prints, per file and in total (snake_case: they are the output format). */
+export interface ReplayStats {
+  requests: number;
+  summary_requests: number;
+  tokens_sent: number;
+  naive_tokens_sent: number;
+  cached_tokens: number;
+  naive_cached_tokens: number;
+  tokens_ratio: number;
+  cache_hit_ratio: number;
+  naive_cache_hit_ratio: number;
+  cost_r01: number;
+  naive_cost_r01: number;
+  cost_ratio_r01: number;
+  cost_r025: number;
+  naive_cost_r025: number;
+  cost_ratio_r025: number;
+  over_window: number;
+  naive_over_window: number;
+  compactions: number;
+  peak_tokens: number;
+  naive_peak_tokens: number;
+}
+
+/** a / b, where nothing against nothing is 1 (the same as naive). */
+function ratio(a: number, b: number): number {
+  return b === 0 ? (a === 0 ? 1 : Infinity) : a / b;
+}
+
+export function statsOf(policy: Tally, naive: Tally): ReplayStats {
+  const [low, high] = CACHED_READ_RATIOS;
+  return {
+    requests: policy.requests,
+    summary_requests: policy.summaryRequests,
+    tokens_sent: policy.tokens,
+    naive_tokens_sent: naive.tokens,
+    cached_tokens: policy.cached,
+    naive_cached_tokens: naive.cached,
+    tokens_ratio: ratio(policy.tokens, naive.tokens),
+    cache_hit_ratio: policy.tokens === 0 ? 0 : policy.cached / policy.tokens,
+    naive_cache_hit_ratio: naive.tokens === 0 ? 0 : naive.cached / naive.tokens,
+    cost_r01: inputCost(policy, low),
+    naive_cost_r01: inputCost(naive, low),
+    cost_ratio_r01: ratio(inputCost(policy, low), inputCost(naive, low)),
+    cost_r025: inputCost(policy, high),
+    naive_cost_r025: inputCost(naive, high),
+    cost_ratio_r025: ratio(inputCost(policy, high), inputCost(naive, high)),
+    over_window: policy.overWindow,
+    naive_over_window: naive.overWindow,
+    compactions: policy.compactions,
+    peak_tokens: policy.peak,
+    naive_peak_tokens: naive.peak,
+  };
+}
+
+/**
+ * Why these messages could not be sent as one request (OpenAI's pairing rules: every tool call
+ * answered right after its assistant message, no result without its call), or undefined.
+ */
+export function pairingProblem(messages: readonly Message[]): string | undefined {
+  let open = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    if (message.role === "tool") {
+      if (!open.delete(message.toolCallId))
+        return `message ${index + 1} answers tool call '${message.toolCallId}', which the message before the results did not make`;
+      continue;
+    }
+    if (open.size > 0)
+      return `message ${index + 1} comes before tool call(s) ${[...open].join(", ")} got their results`;
+    open = new Set(message.role === "assistant" ? message.toolCalls.map((call) => call.id) : []);
+  }
+  return undefined;
+}
+
+/** A sequence of requests, each cached against the one before it. */
+class Meter {
+  readonly tally: Tally = { ...EMPTY_TALLY };
+  readonly records: RequestRecord[] = [];
+  private previous: Segment[] = [];
+  private readonly window: number;
+
+  constructor(window: number) {
+    this.window = window;
+  }
+
+  send(segments: Segment[], turn: number, kind: RequestRecord["kind"]): void {
+    const tokens = segments.reduce((sum, segment) => sum + segment.tokens, 0);
+    const cached = cachedTokens(commonPrefixTokens(this.previous, segments));
+    this.previous = segments;
+    this.records.push({ turn, kind, tokens, cached });
+    const tally = this.tally;
+    if (kind === "turn") tally.requests++;
+    else tally.summaryRequests++;
+    tally.tokens += tokens;
+    tally.cached += cached;
+    tally.peak = Math.max(tally.peak, tokens);
+    if (tokens > this.window) tally.overWindow++;
+  }
+}
+
+export interface SessionReplay {
+  session: RecordedSession;
+  policy: Tally;
+  naive: Tally;
+  /** Every request the policy made, summary calls included, in order. */
+  records: RequestRecord[];
+  naiveRecords: RequestRecord[];
+}
+
+/**
+ * Replays one session: for each assistant message in the history, the request that produced it
+ * is the policy's view of everything before it (and naive's: all of it). Throws when the policy
+ * sends a view the API would refuse (broken tool-call pairing) where the history itself is fine.
+ */
+export async function replaySession(
+  session: RecordedSession,
+  policy: ReplayPolicy,
+  window: number,
+  counter: TokenCounter = new TokenCounter(),
+): Promise<SessionReplay> {
+  const tools = counter.tools(session.tools);
+  const withTools = (messages: readonly Message[]): Segment[] => [
+    ...tools,
+    ...messages.map((message) => counter.segment(message)),
+  ];
+  const measured = new Meter(window);
+  const naive = new Meter(window);
+  const history = session.history;
+  let requestNumber = 0;
+  for (const [turn, message] of history.entries()) {
+    if (message.role !== "assistant") continue;
+    requestNumber++;
+    const before = history.slice(0, turn);
+    naive.send(withTools(before), turn, "turn");
+    const view = await policy.view(before, window);
+    for (const [label, messages] of [
+      ["summary request", view.summaryRequest],
+      ["view", view.messages],
+    ] as const) {
+      if (messages === undefined) continue;
+      const problem = pairingProblem(messages);
+      if (problem !== undefined && pairingProblem(before) === undefined) {
+        throw new PitcrewError(
+          "replay-bad-view",
+          `${session.file}: policy ${policy.name}, request ${requestNumber}: the ${label} could not be sent: ${problem}.`,
+        );
+      }
+    }
+    if (view.compacted === true) measured.tally.compactions++;
+    if (view.summaryRequest) measured.send(withTools(view.summaryRequest), turn, "summary");
+    measured.send(withTools(view.messages), turn, "turn");
+  }
+  return {
+    session,
+    policy: measured.tally,
+    naive: naive.tally,
+    records: measured.records,
+    naiveRecords: naive.records,
+  };
+}
+
+export interface FileReport extends ReplayStats {
+  file: string;
+  format: SessionFormat;
+  messages: number;
+  /** The provider's own figures for the recorded run, when the file has them. */
+  reported?: {
+    calls: number;
+    prompt_tokens: number;
+    cached_tokens: number;
+    cache_hit_ratio: number;
+  };
+}
+
+/** The `--json` object. */
+export interface ReplayReport {
+  window: number;
+  policy: string;
+  tokenizer: typeof TOKENIZER;
+  files: FileReport[];
+  total: ReplayStats;
+}
+
+export function fileReport(replay: SessionReplay): FileReport {
+  const { session } = replay;
+  const reported = session.reported;
+  return {
+    file: session.file,
+    format: session.format,
+    messages: session.history.length,
+    ...statsOf(replay.policy, replay.naive),
+    ...(reported
+      ? {
+          reported: {
+            calls: reported.calls,
+            prompt_tokens: reported.promptTokens,
+            cached_tokens: reported.cachedTokens,
+            cache_hit_ratio:
+              reported.promptTokens === 0 ? 0 : reported.cachedTokens / reported.promptTokens,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Replays every session with a fresh policy from `factory`, sharing one token memo. */
+export async function replaySessions(
+  sessions: readonly RecordedSession[],
+  factory: PolicyFactory,
+  window: number,
+): Promise<ReplayReport> {
+  const counter = new TokenCounter();
+  let policyName = "";
+  let policyTotal = EMPTY_TALLY;
+  let naiveTotal = EMPTY_TALLY;
+  const files: FileReport[] = [];
+  for (const session of sessions) {
+    const policy = factory();
+    policyName = policy.name;
+    const replay = await replaySession(session, policy, window, counter);
+    policyTotal = addTally(policyTotal, replay.policy);
+    naiveTotal = addTally(naiveTotal, replay.naive);
+    files.push(fileReport(replay));
+  }
+  return {
+    window,
+    policy: policyName || factory().name,
+    tokenizer: TOKENIZER,
+    files,
+    total: statsOf(policyTotal, naiveTotal),
+  };
+}

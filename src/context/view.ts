@@ -1,0 +1,318 @@
+/**
+ * The view: what one request sends, built from the append-only history by pure functions. Two
+ * layers live here — stubs (a tool result the model has moved past becomes a short stub) and
+ * clearing (when the view would exceed its budget, old results are cleared in batches, then whole
+ * old turns or rounds are dropped). Decisions are sticky: the returned state is fed to the next
+ * call, so a result stubbed or cleared once stays so, and consecutive requests share their prefix
+ * except where a layer fired. Nothing here does I/O or changes the history.
+ */
+import type { Message, ToolCall } from "../agent/messages.ts";
+
+export interface ViewState {
+  /** Tool-call ids whose results are sent as stubs. */
+  stubbed: ReadonlySet<string>;
+  /** Tool-call ids whose results (and bulky arguments) are sent as a one-line notice. */
+  cleared: ReadonlySet<string>;
+  /** History index where the kept tail starts after a drop (0: nothing dropped). */
+  dropBefore: number;
+}
+
+export const EMPTY_VIEW_STATE: ViewState = {
+  stubbed: new Set(),
+  cleared: new Set(),
+  dropBefore: 0,
+};
+
+export interface ViewOptions {
+  /** Tokens the view may hold. */
+  budget: number;
+  /** May whole turns or rounds be dropped to fit (the last resort)? Default: yes. */
+  allowDrop?: boolean;
+  /** Token estimate of one message (memoised by the caller). */
+  estimate: (message: Message) => number;
+}
+
+export type Layer = "stub" | "clear" | "drop";
+
+export interface View {
+  messages: Message[];
+  state: ViewState;
+  /** The layers that changed something in this call (the prefix changed where they did). */
+  fired: Layer[];
+}
+
+/** Results up to this many characters are sent whole forever: a stub would not be shorter. */
+export const SMALL_RESULT_CHARS = 600;
+const STUB_LINE_CHARS = 100;
+/** A clearing event removes at least this many results… */
+export const CLEAR_AT_LEAST_RESULTS = 4;
+/** …and at least this share of the budget. */
+export const CLEAR_AT_LEAST_SHARE = 0.1;
+/** Tool-call arguments longer than this (write contents) are cleared with their result. */
+const BULKY_ARGUMENT_CHARS = 1_000;
+
+function callsById(history: readonly Message[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of history) {
+    if (message.role === "assistant")
+      for (const call of message.toolCalls) calls.set(call.id, call);
+  }
+  return calls;
+}
+
+function keyArguments(call: ToolCall | undefined): string {
+  if (!call) return "";
+  try {
+    const args = JSON.parse(call.arguments) as Record<string, unknown>;
+    const key = [args.command, args.path].find((value) => typeof value === "string");
+    return typeof key === "string" ? key.replace(/\s+/g, " ").slice(0, STUB_LINE_CHARS) : "";
+  } catch {
+    return "";
+  }
+}
+
+function clip(line: string): string {
+  const flat = line.trim();
+  return flat.length > STUB_LINE_CHARS ? `${flat.slice(0, STUB_LINE_CHARS - 1)}…` : flat;
+}
+
+/** About 300 characters that still say what the result was and where to get it back. */
+export function stubOf(
+  result: Extract<Message, { role: "tool" }>,
+  call: ToolCall | undefined,
+): string {
+  const lines = result.content.split("\n").filter((line) => line.trim() !== "");
+  const exit = /^exit code: (\d+)/m.exec(result.content)?.[1];
+  const spill = /full output[^:\n]*: (\S+)/i.exec(result.content)?.[1];
+  const errorLine = lines.find((line) => /error|failed|exception|traceback/i.test(line));
+  const parts = [`[stub: ${result.name}${keyArguments(call) ? ` \`${keyArguments(call)}\`` : ""}`];
+  if (exit !== undefined) parts.push(`exit ${exit}`);
+  parts.push(`${result.content.length} chars, ${lines.length} lines`);
+  const shown = errorLine ?? lines.at(-1);
+  const body = [
+    `first: ${clip(lines[0] ?? "")}`,
+    shown && shown !== lines[0] ? `${errorLine ? "error" : "last"}: ${clip(shown)}` : "",
+  ]
+    .filter(Boolean)
+    .join(" | ");
+  const back = spill ? `full output: ${spill}` : "run it again or re-read the file to see it whole";
+  return `${parts.join(", ")}] ${body} — ${back}`;
+}
+
+export function clearedNotice(
+  result: Extract<Message, { role: "tool" }>,
+  call: ToolCall | undefined,
+): string {
+  const what = keyArguments(call);
+  return `[cleared to save space: ${result.name}${what ? ` \`${what}\`` : ""}; run it again or re-read the file if you need it]`;
+}
+
+function clearArguments(call: ToolCall): ToolCall {
+  if (call.arguments.length <= BULKY_ARGUMENT_CHARS) return call;
+  try {
+    const args = JSON.parse(call.arguments) as Record<string, unknown>;
+    const slim: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(args)) {
+      slim[key] =
+        typeof value === "string" && value.length > 200
+          ? `[cleared: ${value.length} chars]`
+          : value;
+    }
+    return { ...call, arguments: JSON.stringify(slim) };
+  } catch {
+    return { ...call, arguments: `{"cleared": "${call.arguments.length} chars of arguments"}` };
+  }
+}
+
+/** The history as this state sends it, before any new decision. */
+/**
+ * A replacement message per original and kind, made once: later views reuse the very same object,
+ * so it stays byte-identical and its token estimate (memoised per object) is computed once.
+ */
+const replacements = new WeakMap<Message, Map<string, Message>>();
+
+function replaced(message: Message, kind: string, make: () => Message): Message {
+  const known = replacements.get(message) ?? new Map<string, Message>();
+  replacements.set(message, known);
+  const found = known.get(kind);
+  if (found) return found;
+  const made = make();
+  known.set(kind, made);
+  return made;
+}
+
+const DROP_NOTICE: Message = {
+  role: "user",
+  content:
+    "[Earlier turns were dropped to fit the context window. Their effects are in the files: check the working tree (git status, git diff) and re-read what you need.]",
+};
+
+function render(
+  history: readonly Message[],
+  state: ViewState,
+  calls: Map<string, ToolCall>,
+): Message[] {
+  const kept =
+    state.dropBefore > 0
+      ? [...firstMessages(history), DROP_NOTICE, ...history.slice(state.dropBefore)]
+      : [...history];
+  return kept.map((message) => {
+    if (message.role === "tool") {
+      const call = calls.get(message.toolCallId);
+      if (state.cleared.has(message.toolCallId)) {
+        return replaced(message, "clear", () => ({
+          ...message,
+          content: clearedNotice(message, call),
+        }));
+      }
+      if (state.stubbed.has(message.toolCallId)) {
+        return replaced(message, "stub", () => ({ ...message, content: stubOf(message, call) }));
+      }
+    }
+    if (
+      message.role === "assistant" &&
+      message.toolCalls.some((call) => state.cleared.has(call.id))
+    ) {
+      const ids = message.toolCalls
+        .filter((call) => state.cleared.has(call.id))
+        .map((call) => call.id);
+      return replaced(message, `clear:${ids.join(",")}`, () => ({
+        ...message,
+        toolCalls: message.toolCalls.map((call) =>
+          state.cleared.has(call.id) ? clearArguments(call) : call,
+        ),
+      }));
+    }
+    return message;
+  });
+}
+
+/** The system prompt and the task: kept whatever is dropped. */
+function firstMessages(history: readonly Message[]): Message[] {
+  const firstUser = history.findIndex((message) => message.role === "user");
+  return history.slice(0, firstUser + 1);
+}
+
+function total(messages: readonly Message[], estimate: (message: Message) => number): number {
+  return messages.reduce((sum, message) => sum + estimate(message), 0);
+}
+
+/** Ids of tool results the model has moved past: an assistant message follows them. */
+function movedPast(history: readonly Message[]): string[] {
+  const lastAssistant = history.findLastIndex((message) => message.role === "assistant");
+  return history
+    .slice(0, lastAssistant)
+    .filter((message): message is Extract<Message, { role: "tool" }> => message.role === "tool")
+    .filter((message) => message.content.length > SMALL_RESULT_CHARS)
+    .map((message) => message.toolCallId);
+}
+
+/** Indexes where a drop may start: user turns first, else rounds (an assistant message). */
+function cutPoints(
+  history: readonly Message[],
+  from: number,
+  role: "user" | "assistant",
+): number[] {
+  const points: number[] = [];
+  for (let index = from; index < history.length; index++)
+    if (history[index]?.role === role) points.push(index);
+  return points;
+}
+
+export function buildView(
+  history: readonly Message[],
+  previous: ViewState,
+  options: ViewOptions,
+): View {
+  const calls = callsById(history);
+  const fired: Layer[] = [];
+  let state = previous;
+
+  // Layer 2: stub what the model has moved past, at once (depth 1). Measured with the replay:
+  // waiting for batches of 4 or 8 lowered the cache-hit ratio and raised the cost at both windows.
+  const toStub = movedPast(history).filter(
+    (id) => !state.stubbed.has(id) && !state.cleared.has(id),
+  );
+  if (toStub.length > 0) {
+    state = { ...state, stubbed: new Set([...state.stubbed, ...toStub]) };
+    fired.push("stub");
+  }
+  let messages = render(history, state, calls);
+  if (total(messages, options.estimate) <= options.budget) return { messages, state, fired };
+
+  // Layer 3a: clear the oldest results in one batch, keeping the newest within a quarter budget.
+  const results = history
+    .map((message, index) => ({ message, index }))
+    .filter(
+      (entry): entry is { message: Extract<Message, { role: "tool" }>; index: number } =>
+        entry.message.role === "tool",
+    )
+    .filter(({ index }) => index >= state.dropBefore);
+  const keep = new Set<string>();
+  let kept = 0;
+  for (const { message } of [...results].reverse()) {
+    const size = options.estimate(message);
+    if (keep.size > 0 && kept + size > options.budget / 4) break;
+    keep.add(message.toolCallId);
+    kept += size;
+  }
+  const candidates = results.filter(
+    ({ message }) => !keep.has(message.toolCallId) && !state.cleared.has(message.toolCallId),
+  );
+  const excess = total(messages, options.estimate) - options.budget;
+  const goal = Math.max(excess, options.budget * CLEAR_AT_LEAST_SHARE);
+  const sent = new Map(
+    messages.flatMap((m) => (m.role === "tool" ? [[m.toolCallId, m] as const] : [])),
+  );
+  const clearing: string[] = [];
+  let freed = 0;
+  for (const { message } of candidates) {
+    const rendered = sent.get(message.toolCallId);
+    const before = rendered ? options.estimate(rendered) : 0;
+    const after = options.estimate({
+      ...message,
+      content: clearedNotice(message, calls.get(message.toolCallId)),
+    });
+    if (before <= after * 2) continue;
+    clearing.push(message.toolCallId);
+    freed += before - after;
+    if (clearing.length >= CLEAR_AT_LEAST_RESULTS && freed >= goal) break;
+  }
+  if (clearing.length > 0) {
+    state = { ...state, cleared: new Set([...state.cleared, ...clearing]) };
+    fired.push("clear");
+    messages = render(history, state, calls);
+    if (total(messages, options.estimate) <= options.budget) return { messages, state, fired };
+  }
+
+  if (options.allowDrop === false) return { messages, state, fired };
+
+  // Layer 3b: drop the oldest whole user turns, then the oldest whole tool rounds, that do not fit.
+  // Each history message renders the same whatever is dropped before it, so the size of a kept
+  // tail is a suffix sum: one pass finds the earliest cut that fits.
+  const head = firstMessages(history);
+  const start = Math.max(state.dropBefore, head.length);
+  const full = render(history, { ...state, dropBefore: 0 }, calls);
+  const suffix = new Array<number>(full.length + 1).fill(0);
+  for (let index = full.length - 1; index >= 0; index--) {
+    suffix[index] = (suffix[index + 1] ?? 0) + options.estimate(full[index] as Message);
+  }
+  const fixed = total(head, options.estimate) + options.estimate(DROP_NOTICE);
+  const fits = (cut: number): boolean => fixed + (suffix[cut] ?? 0) <= options.budget;
+  for (const role of ["user", "assistant"] as const) {
+    const cut = cutPoints(history, start, role).find(
+      (point) => point > state.dropBefore && fits(point),
+    );
+    if (cut !== undefined) {
+      const trial = { ...state, dropBefore: cut };
+      return { messages: render(history, trial, calls), state: trial, fired: [...fired, "drop"] };
+    }
+  }
+  // Nothing fits but the newest round: send it; the caller's compaction (layer 4) is next.
+  const last = cutPoints(history, start, "assistant").at(-1);
+  if (last !== undefined && last > state.dropBefore) {
+    const trial = { ...state, dropBefore: last };
+    return { messages: render(history, trial, calls), state: trial, fired: [...fired, "drop"] };
+  }
+  return { messages, state, fired };
+}

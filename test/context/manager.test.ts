@@ -1,0 +1,123 @@
+/**
+ * The context manager: layers fire cheapest first (stubs, clearing, the handoff note, dropping),
+ * the note replaces what it summarises, and the compaction request is the current view plus one
+ * final message (so its prefix is cached). Pure apart from the compactor, a function here.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { Message } from "../../src/agent/messages.ts";
+import { HANDOFF_REQUEST, keepFrom } from "../../src/context/compact.ts";
+import { ContextManager } from "../../src/context/manager.ts";
+
+const estimate = (message: Message): number =>
+  Math.ceil(
+    (message.content.length +
+      (message.role === "assistant"
+        ? message.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)
+        : 0)) /
+      4,
+  ) + 4;
+
+const HEAD: Message[] = [
+  { role: "system", content: "You are pitcrew." },
+  { role: "user", content: "Fix the failing test." },
+];
+
+function round(n: number, size: number): Message[] {
+  const id = `call_${n}`;
+  return [
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id, name: "bash", arguments: `{"command":"step ${n}"}` }],
+    },
+    {
+      role: "tool",
+      toolCallId: id,
+      name: "bash",
+      content: `exit code: 0\n${"x".repeat(size)}`,
+      isError: false,
+    },
+  ];
+}
+
+describe("ContextManager", () => {
+  test("under the threshold only stubs fire, and the request prefix stays stable", async () => {
+    const manager = new ContextManager({ estimate, settings: { window: 100_000 } });
+    const history = [...HEAD, ...round(1, 3000), ...round(2, 3000)];
+    const first = await manager.prepare(history);
+    assert.deepEqual(first.fired, ["stub"]);
+    history.push(...round(3, 100));
+    const second = await manager.prepare(history);
+    assert.deepEqual(second.fired, ["stub"], "call_2 is stubbed now");
+    assert.deepEqual(
+      second.messages.slice(0, 4),
+      first.messages.slice(0, 4),
+      "the prefix before it is byte-identical",
+    );
+  });
+
+  test("over the threshold with no clearing left: the handoff note replaces the old history", async () => {
+    const sent: Message[][] = [];
+    const manager = new ContextManager({
+      estimate,
+      settings: { window: 4200 },
+      compactor: (messages) => {
+        sent.push(messages);
+        return Promise.resolve("## Goal\nfix the test\n## Next\nrun npm test");
+      },
+    });
+    // The newest result alone passes the threshold: stubs and clearing cannot help.
+    const history: Message[] = [...HEAD, ...round(1, 200), ...round(2, 14_400)];
+    const prepared = await manager.prepare(history);
+    assert.ok(prepared.fired.includes("compact"), prepared.fired.join());
+    assert.equal(manager.compactions, 1);
+    assert.equal(sent.length, 1);
+    assert.deepEqual(
+      sent[0]?.at(-1),
+      { role: "user", content: HANDOFF_REQUEST },
+      "the view plus one final message",
+    );
+    assert.deepEqual(sent[0]?.slice(0, 2), HEAD, "the compaction call shares the request's prefix");
+    assert.equal(prepared.messages[0]?.role, "system");
+    assert.match(
+      prepared.messages[1]?.content ?? "",
+      /^\[Handoff note[\s\S]*## Goal\nfix the test/,
+    );
+    assert.ok(prepared.tokens <= 4200 * 0.95, `${prepared.tokens} tokens`);
+    assert.equal(prepared.messages.length, 4, "system, note, and the newest round");
+  });
+
+  test("compact() on demand (a too-long rejection), then dropOldest halves the view", async () => {
+    const manager = new ContextManager({
+      estimate,
+      settings: { window: 10_000 },
+      compactor: () => Promise.resolve("note"),
+    });
+    const history = [...HEAD, ...Array.from({ length: 20 }, (_, n) => round(n + 1, 2000)).flat()];
+    await manager.compact(history);
+    assert.ok(manager.compaction !== null && manager.compaction.from > HEAD.length);
+    const before = await manager.prepare(history);
+    manager.dropOldest(history);
+    const after = await manager.prepare(history);
+    assert.ok(after.tokens < before.tokens);
+    assert.match(
+      after.messages.find((m) => /dropped/.test(m.content))?.content ?? "",
+      /Earlier turns were dropped/,
+    );
+  });
+});
+
+describe("keepFrom", () => {
+  test("starts at a round boundary and keeps at least the newest round", () => {
+    const history = [...HEAD, ...round(1, 400), ...round(2, 400), ...round(3, 400)];
+    const from = keepFrom(history, 2, 150, estimate);
+    assert.equal(history[from]?.role, "assistant");
+    assert.equal(from, history.length - 2, "only the newest round fits");
+    assert.equal(
+      keepFrom(history, 2, 100_000, estimate),
+      2,
+      "everything fits: keep all after the head",
+    );
+  });
+});

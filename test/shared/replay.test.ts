@@ -1,0 +1,66 @@
+/**
+ * The replay harness on the five real mini-swe-agent trajectories in ../shared/trajectories: the
+ * naive baseline must replay every recorded model call and give plausible totals. Skipped with a
+ * line saying so where ../shared is not checked out.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { loadSession } from "../../src/context/replay/load.ts";
+import { naivePolicy } from "../../src/context/replay/policy.ts";
+import { DEFAULT_WINDOW, replaySessions } from "../../src/context/replay/replay.ts";
+
+const DIR = join(import.meta.dirname, "../../../shared/trajectories");
+
+/** Model calls per file, from the README's table. */
+const MODEL_CALLS: Record<string, number> = {
+  "django__django-11163.traj.json": 13,
+  "django__django-12276.traj.json": 36,
+  "sympy__sympy-13091.traj.json": 129,
+  "pytest-dev__pytest-6197.traj.json": 92,
+  "pylint-dev__pylint-6528.traj.json": 97,
+};
+
+const present = existsSync(DIR);
+if (!present) console.log(`../shared is absent: ${DIR} not found; the shared replay tests skip.`);
+
+describe("replay of the shared trajectories", { skip: !present && "../shared is absent" }, () => {
+  test("naive: one request per recorded model call, sane totals, in seconds", async () => {
+    const started = performance.now();
+    const files = Object.keys(MODEL_CALLS);
+    const sessions = await Promise.all(files.map((file) => loadSession(join(DIR, file))));
+    const report = await replaySessions(sessions, naivePolicy, DEFAULT_WINDOW);
+    const seconds = (performance.now() - started) / 1000;
+
+    for (const [index, file] of files.entries()) {
+      const row = report.files[index];
+      assert.ok(row);
+      assert.equal(row.requests, MODEL_CALLS[file], file);
+      assert.equal(row.reported?.calls, MODEL_CALLS[file], `${file}: reported usage`);
+      assert.equal(row.tokens_ratio, 1, file);
+      assert.equal(row.cost_ratio_r01, 1, file);
+      assert.equal(row.cost_ratio_r025, 1, file);
+      // o200k needs fewer tokens than Gemini's tokenizer on this traffic (about 0.86×).
+      const share = row.tokens_sent / (row.reported?.prompt_tokens ?? NaN);
+      assert.ok(share > 0.7 && share < 1.0, `${file}: o200k / reported prompt tokens = ${share}`);
+      // Append-only requests cache all but the newest round (ideal exact-prefix caching).
+      assert.ok(row.cache_hit_ratio > 0.85 && row.cache_hit_ratio < 1, `${file}: cache`);
+      assert.equal(row.over_window, 0, file);
+      assert.equal(row.compactions, 0, file);
+    }
+    const total = report.total;
+    assert.equal(total.requests, 13 + 36 + 129 + 92 + 97);
+    assert.equal(total.tokens_sent, total.naive_tokens_sent);
+    assert.equal(
+      total.tokens_sent,
+      report.files.reduce((sum, row) => sum + row.tokens_sent, 0),
+    );
+    assert.equal(total.peak_tokens, Math.max(...report.files.map((row) => row.peak_tokens)));
+    assert.ok(
+      total.peak_tokens > 60_000 && total.peak_tokens < 96_172,
+      `peak ${total.peak_tokens}`,
+    );
+    assert.ok(seconds < 30, `replayed in ${seconds.toFixed(1)} s`);
+  });
+});
