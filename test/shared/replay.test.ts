@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { loadSession } from "../../src/context/replay/load.ts";
+import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../../src/context/replay/policy.ts";
 import { DEFAULT_WINDOW, replaySessions } from "../../src/context/replay/replay.ts";
 
@@ -62,5 +63,23 @@ describe("replay of the shared trajectories", { skip: !present && "../shared is 
       `peak ${total.peak_tokens}`,
     );
     assert.ok(seconds < 30, `replayed in ${seconds.toFixed(1)} s`);
+  });
+
+  test("pitcrew's layers meet the issue's goals at a 32,000-token window, and report 128,000", async (t) => {
+    const sessions = await Promise.all(
+      Object.keys(MODEL_CALLS).map((file) => loadSession(join(DIR, file))),
+    );
+    for (const window of [32_000, 128_000]) {
+      const { total } = await replaySessions(sessions, pitcrewPolicy, window);
+      t.diagnostic(
+        `window ${window}: tokens ${total.tokens_ratio.toFixed(3)}, cache ${total.cache_hit_ratio.toFixed(3)} (naive ${total.naive_cache_hit_ratio.toFixed(3)}), cost@0.1 ${total.cost_ratio_r01.toFixed(3)}, cost@0.25 ${total.cost_ratio_r025.toFixed(3)}, over ${total.over_window}, compactions ${total.compactions}, peak ${total.peak_tokens}`,
+      );
+      assert.equal(total.over_window, 0, `window ${window}`);
+      if (window !== 32_000) continue;
+      assert.ok(total.cost_ratio_r01 <= 0.75, `cost_ratio_r01 ${total.cost_ratio_r01}`);
+      assert.ok(total.cost_ratio_r025 <= 0.65, `cost_ratio_r025 ${total.cost_ratio_r025}`);
+      assert.ok(total.tokens_ratio <= 0.7, `tokens_ratio ${total.tokens_ratio}`);
+      assert.ok(total.cache_hit_ratio >= 0.92, `cache_hit_ratio ${total.cache_hit_ratio}`);
+    }
   });
 });
