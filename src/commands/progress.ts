@@ -67,7 +67,14 @@ export function progressPrinter(stream: NodeJS.WriteStream): {
         case "stop":
           clearSpinner();
           break;
+        case "compaction":
+          clearSpinner();
+          stream.write(
+            "↻ the conversation was compacted into a handoff note; work continues from it\n",
+          );
+          break;
         case "usage":
+        case "context":
           break;
       }
     },
