@@ -6,22 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Message } from "../../src/agent/messages.ts";
+import { HEAD, estimate } from "../support/history.ts";
 import { HANDOFF_REQUEST, keepFrom } from "../../src/context/compact.ts";
 import { ContextManager } from "../../src/context/manager.ts";
-
-const estimate = (message: Message): number =>
-  Math.ceil(
-    (message.content.length +
-      (message.role === "assistant"
-        ? message.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)
-        : 0)) /
-      4,
-  ) + 4;
-
-const HEAD: Message[] = [
-  { role: "system", content: "You are pitcrew." },
-  { role: "user", content: "Fix the failing test." },
-];
 
 function round(n: number, size: number): Message[] {
   const id = `call_${n}`;

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Message } from "../../src/agent/messages.ts";
+import { HEAD, estimate } from "../support/history.ts";
 import {
   CLEAR_AT_LEAST_RESULTS,
   EMPTY_VIEW_STATE,
@@ -13,20 +14,6 @@ import {
   stubOf,
 } from "../../src/context/view.ts";
 import type { ViewState } from "../../src/context/view.ts";
-
-const estimate = (message: Message): number =>
-  Math.ceil(
-    (message.content.length +
-      (message.role === "assistant"
-        ? message.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)
-        : 0)) /
-      4,
-  ) + 4;
-
-const HEAD: Message[] = [
-  { role: "system", content: "You are pitcrew." },
-  { role: "user", content: "Fix the failing test." },
-];
 
 /** One round: an assistant message calling bash, and its result of `size` characters. */
 function round(n: number, size: number, command = `step ${n}`): Message[] {
