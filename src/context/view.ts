@@ -282,9 +282,13 @@ export function buildView(
     const bulky = call !== undefined && call.arguments.length > BULKY_ARGUMENT_CHARS;
     const before =
       (rendered ? options.estimate(rendered) : 0) + (bulky ? argumentTokens(call.arguments) : 0);
+    // The same notice object render() will send, so its estimate is computed once.
+    const notice = replaced(message, "clear", () => ({
+      ...message,
+      content: clearedNotice(message, call),
+    }));
     const after =
-      options.estimate({ ...message, content: clearedNotice(message, call) }) +
-      (bulky ? argumentTokens(clearArguments(call).arguments) : 0);
+      options.estimate(notice) + (bulky ? argumentTokens(clearArguments(call).arguments) : 0);
     if (before <= after * CLEAR_MIN_GAIN) continue;
     clearing.push(message.toolCallId);
     freed += before - after;
