@@ -19625,6 +19625,17 @@ function describeError(error2) {
 
 // src/sandbox/policy.ts
 import { isAbsolute, join, relative, sep } from "node:path";
+var SANDBOX_CHOICES = ["auto", "bwrap", "seatbelt", "none"];
+function sandboxChoice(value, code, setting) {
+  const choice = SANDBOX_CHOICES.find((name) => name === value);
+  if (choice === void 0) {
+    throw new PitcrewError(
+      code,
+      `${setting} must be one of ${SANDBOX_CHOICES.join(", ")}, not '${value}'.`
+    );
+  }
+  return choice;
+}
 var MiB = 1024 * 1024;
 var GiB = 1024 * MiB;
 var DEFAULT_HOME_READ_ONLY = [
@@ -19675,13 +19686,15 @@ function isInside(path, dir) {
   const rel = relative(dir, path);
   return rel === "" || rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
+function chain(root, path) {
+  const parts = relative(root, path).split(sep).filter(Boolean);
+  return parts.map((_, index) => join(root, ...parts.slice(0, index + 1)));
+}
 function pinnedAncestors(workspace, paths) {
   const found = /* @__PURE__ */ new Set();
   for (const path of paths) {
-    if (path === workspace || !isInside(path, workspace)) continue;
-    const parts = relative(workspace, path).split(sep);
-    for (let depth = 1; depth < parts.length; depth++)
-      found.add(join(workspace, ...parts.slice(0, depth)));
+    if (!isInside(path, workspace)) continue;
+    for (const folder of chain(workspace, path).slice(0, -1)) found.add(folder);
   }
   return [...found].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
 }
@@ -19943,13 +19956,13 @@ import {
   mkdirSync,
   lstatSync,
   mkdtempSync,
-  readFileSync as readFileSync2,
+  readFileSync as readFileSync3,
   readdirSync,
   realpathSync,
   statSync
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve, sep as sep2 } from "node:path";
+import { dirname, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve } from "node:path";
 
 // src/sandbox/env.ts
 var ALLOWED_NAMES = /* @__PURE__ */ new Set([
@@ -20011,6 +20024,18 @@ function sandboxEnv(hostEnv, extraNames, fixed) {
   env.LANG ??= "C.UTF-8";
   env.CI ??= "true";
   return env;
+}
+
+// src/sandbox/proc.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+function procStat(pid) {
+  try {
+    const stat2 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const [state = "", ppid = ""] = stat2.slice(stat2.lastIndexOf(")") + 2).split(" ");
+    return { state, ppid: Number(ppid) };
+  } catch {
+    return null;
+  }
 }
 
 // src/sandbox/gitconfig.ts
@@ -20109,10 +20134,6 @@ function chooseBackend(settings, platform2 = process.platform) {
     `There is no sandbox for ${platform2}. Run on a Linux or macOS runner, or set sandbox: none to run commands unsandboxed (not recommended).`
   );
 }
-function chain(root, path) {
-  const parts = relative2(root, path).split(sep2).filter(Boolean);
-  return parts.map((_, index) => join2(root, ...parts.slice(0, index + 1)));
-}
 function protect(workspace, path) {
   for (const component of chain(workspace, path)) {
     if (lstatSync(component).isSymbolicLink()) {
@@ -20147,7 +20168,7 @@ function gitLayout(workspace) {
   if (!existsSync2(dotGit) && !isSymlink(dotGit)) return null;
   let gitDir = dotGit;
   if (lstatSync(dotGit).isFile()) {
-    const match = /^gitdir:\s*(.+)$/m.exec(readFileSync2(dotGit, "utf8"));
+    const match = /^gitdir:\s*(.+)$/m.exec(readFileSync3(dotGit, "utf8"));
     if (!match?.[1]) {
       throw new PitcrewError(
         "sandbox-bad-gitfile",
@@ -20157,7 +20178,7 @@ function gitLayout(workspace) {
     gitDir = realpathSync(resolve(workspace, match[1].trim()));
   }
   const commondirFile = join2(gitDir, "commondir");
-  const commonDir = existsSync2(commondirFile) ? realpathSync(resolve(gitDir, readFileSync2(commondirFile, "utf8").trim())) : gitDir;
+  const commonDir = existsSync2(commondirFile) ? realpathSync(resolve(gitDir, readFileSync3(commondirFile, "utf8").trim())) : gitDir;
   const protectedPaths = [dotGit, gitDir, commonDir].filter(
     (path, index, all) => isInside(path, workspace) && all.indexOf(path) === index
   );
@@ -20194,7 +20215,7 @@ function moduleConfigs(dir, depth) {
 }
 function repoHooksPath(configFile, workspace) {
   if (!existsSync2(configFile)) return null;
-  const text = readFileSync2(configFile, "utf8");
+  const text = readFileSync3(configFile, "utf8");
   const match = /^\s*hookspath\s*=\s*(.+)$/im.exec(text);
   if (!match?.[1]) return null;
   const value = match[1].trim().replace(/^"(.*)"$/, "$1");
@@ -20215,12 +20236,13 @@ function runnerRoot(pid = process.pid) {
   let current = pid;
   for (let hops = 0; hops < 32 && current > 1; hops++) {
     try {
-      const comm = readFileSync2(`/proc/${current}/comm`, "utf8").trim();
+      const comm = readFileSync3(`/proc/${current}/comm`, "utf8").trim();
       if (comm.startsWith("Runner.Worker") || comm.startsWith("Runner.Listener")) {
         return dirname(dirname(realpathSync(`/proc/${current}/exe`)));
       }
-      const stat2 = readFileSync2(`/proc/${current}/stat`, "utf8");
-      current = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[1]);
+      const parent = procStat(current)?.ppid;
+      if (parent === void 0) return null;
+      current = parent;
     } catch {
       return null;
     }
@@ -20325,7 +20347,7 @@ function resolvePolicy(settings, options) {
       const source = join2(stateDir, `gitconfig-${index}`);
       writeSanitisedConfig(config, source);
       overlays.push({ source, target: config });
-    } else if (backend === "seatbelt" && findToken(readFileSync2(config, "utf8")) !== null) {
+    } else if (backend === "seatbelt" && findToken(readFileSync3(config, "utf8")) !== null) {
       throw new PitcrewError(
         "sandbox-token-in-git-config",
         `${config} holds a credential that the macOS sandbox cannot hide. Use actions/checkout with persist-credentials: false.`
@@ -20361,10 +20383,10 @@ function resolvePolicy(settings, options) {
 
 // src/sandbox/runner.ts
 import { spawn } from "node:child_process";
-import { readFileSync as readFileSync4, readdirSync as readdirSync3 } from "node:fs";
+import { readdirSync as readdirSync3 } from "node:fs";
 
 // src/sandbox/fds.ts
-import { closeSync, readFileSync as readFileSync3, readdirSync as readdirSync2 } from "node:fs";
+import { closeSync, readFileSync as readFileSync4, readdirSync as readdirSync2 } from "node:fs";
 var O_CLOEXEC = 524288;
 function inheritableFds() {
   let names;
@@ -20376,7 +20398,7 @@ function inheritableFds() {
   const ipc = Number(process.env.NODE_CHANNEL_FD ?? -1);
   return names.map(Number).filter((fd) => fd > 2 && fd !== ipc).filter((fd) => {
     try {
-      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync3(`/proc/self/fdinfo/${fd}`, "utf8"));
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync4(`/proc/self/fdinfo/${fd}`, "utf8"));
       return flags?.[1] !== void 0 && (parseInt(flags[1], 8) & O_CLOEXEC) === 0;
     } catch {
       return false;
@@ -20456,14 +20478,6 @@ function signalQuietly(pid, signal) {
   } catch {
   }
 }
-function procState(pid) {
-  try {
-    const stat2 = readFileSync4(`/proc/${pid}/stat`, "utf8");
-    return stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[0] ?? null;
-  } catch {
-    return null;
-  }
-}
 function descendantsOf(pid) {
   const parents = /* @__PURE__ */ new Map();
   let names;
@@ -20474,12 +20488,8 @@ function descendantsOf(pid) {
   }
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat2 = readFileSync4(`/proc/${name}/stat`, "utf8");
-      const ppid = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(ppid, [...parents.get(ppid) ?? [], Number(name)]);
-    } catch {
-    }
+    const ppid = procStat(name)?.ppid;
+    if (ppid !== void 0) parents.set(ppid, [...parents.get(ppid) ?? [], Number(name)]);
   }
   const found = [];
   const queue = [pid];
@@ -20494,7 +20504,7 @@ function descendantsOf(pid) {
 async function killTree(pid, group) {
   signalQuietly(group ? -pid : pid, "SIGSTOP");
   for (let waited = 0; waited < 50; waited++) {
-    const state = procState(pid);
+    const state = procStat(pid)?.state ?? null;
     if (state === null || state === "T" || state === "t" || state === "Z") break;
     await new Promise((resolveWait) => setTimeout(resolveWait, 1));
   }
@@ -20889,16 +20899,12 @@ async function createSandbox(settings, options) {
 }
 
 // src/main.ts
-var BACKENDS = ["auto", "bwrap", "seatbelt", "none"];
 function sandboxSettingsFromInputs() {
-  const sandboxInput = getInput("sandbox") || "auto";
-  const backend = BACKENDS.find((name) => name === sandboxInput);
-  if (backend === void 0) {
-    throw new PitcrewError(
-      "config-invalid",
-      `Input 'sandbox' must be one of ${BACKENDS.join(", ")}, not '${sandboxInput}'.`
-    );
-  }
+  const backend = sandboxChoice(
+    getInput("sandbox") || "auto",
+    "config-invalid",
+    "Input 'sandbox'"
+  );
   const timeoutInput = getInput("command-timeout") || String(DEFAULT_SETTINGS.timeoutMs / 1e3);
   const seconds = Number(timeoutInput);
   if (!(seconds > 0)) {

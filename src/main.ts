@@ -5,21 +5,16 @@
  */
 import * as core from "@actions/core";
 import { PitcrewError, describeError } from "./errors.ts";
-import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
+import { DEFAULT_SETTINGS, sandboxChoice } from "./sandbox/policy.ts";
 import type { SandboxSettings } from "./sandbox/policy.ts";
 import { createSandbox } from "./sandbox/sandbox.ts";
 
-const BACKENDS = ["auto", "bwrap", "seatbelt", "none"] as const;
-
 export function sandboxSettingsFromInputs(): SandboxSettings {
-  const sandboxInput = core.getInput("sandbox") || "auto";
-  const backend = BACKENDS.find((name) => name === sandboxInput);
-  if (backend === undefined) {
-    throw new PitcrewError(
-      "config-invalid",
-      `Input 'sandbox' must be one of ${BACKENDS.join(", ")}, not '${sandboxInput}'.`,
-    );
-  }
+  const backend = sandboxChoice(
+    core.getInput("sandbox") || "auto",
+    "config-invalid",
+    "Input 'sandbox'",
+  );
   const timeoutInput =
     core.getInput("command-timeout") || String(DEFAULT_SETTINGS.timeoutMs / 1000);
   const seconds = Number(timeoutInput);

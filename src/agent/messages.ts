@@ -42,3 +42,22 @@ export function addUsage(a: Usage, b: Usage): Usage {
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
 }
+
+/** A tool call's arguments as an object, or null when the model sent something else. */
+export function callArguments(call: ToolCall): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(call.arguments);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a call works on, for people and stubs: its `command` or `path` argument, if any. */
+export function callSubject(call: ToolCall): string | null {
+  const args = callArguments(call);
+  const subject = [args?.command, args?.path].find((value) => typeof value === "string");
+  return typeof subject === "string" ? subject.replace(/\s+/g, " ") : null;
+}

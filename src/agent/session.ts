@@ -12,6 +12,7 @@ import type { Snapshot } from "../context/reminder.ts";
 import { runLoop } from "./loop.ts";
 import type { Limits, LoopEvent, LoopResult, ModelPort } from "./loop.ts";
 import { relative, resolve } from "node:path";
+import { callArguments } from "./messages.ts";
 import type { Message } from "./messages.ts";
 import { createPermissionChecker } from "./permissions.ts";
 import { TOOLS, toolDefinitions } from "./tools/index.ts";
@@ -97,13 +98,9 @@ function lateInjection(
     observe(event) {
       if (event.type !== "tool_end" || event.outcome.isError) return;
       if (event.call.name !== "write" && event.call.name !== "edit") return;
-      try {
-        const { path } = JSON.parse(event.call.arguments) as { path?: unknown };
-        if (typeof path === "string") {
-          written.add(relative(sandbox.policy.workspace, resolve(sandbox.policy.workspace, path)));
-        }
-      } catch {
-        // a malformed call wrote nothing
+      const path = callArguments(event.call)?.path;
+      if (typeof path === "string") {
+        written.add(relative(sandbox.policy.workspace, resolve(sandbox.policy.workspace, path)));
       }
     },
     async next() {

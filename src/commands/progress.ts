@@ -3,21 +3,17 @@
  * model thinks (only on a terminal; logs get plain lines).
  */
 import type { LoopEvent } from "../agent/loop.ts";
+import { callArguments, callSubject } from "../agent/messages.ts";
 import type { ToolCall } from "../agent/messages.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /** A short, one-line view of a tool call's arguments. */
 export function describeCall(call: ToolCall): string {
-  let args: Record<string, unknown> = {};
-  try {
-    args = JSON.parse(call.arguments) as Record<string, unknown>;
-  } catch {
-    return `${call.name} (unreadable arguments)`;
-  }
-  const main = [args.command, args.path].find((value) => typeof value === "string");
+  const args = callArguments(call);
+  if (args === null) return `${call.name} (unreadable arguments)`;
   const fallback = Array.isArray(args.todos) ? `${args.todos.length} items` : "";
-  const text = (typeof main === "string" ? main : fallback).replace(/\s+/g, " ").trim();
+  const text = (callSubject(call) ?? fallback).replace(/\s+/g, " ").trim();
   return `${call.name} ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`.trim();
 }
 

@@ -15,7 +15,8 @@ import type { RepoConfig } from "../config/repo-config.ts";
 import { addRunWorktree, commitAll, removeRunWorktree } from "../github/worktree.ts";
 import type { RunWorktree } from "../github/worktree.ts";
 import { git } from "../github/git.ts";
-import { DEFAULT_SETTINGS } from "../sandbox/policy.ts";
+import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
+import { STDERR_LOG } from "./log.ts";
 import { progressPrinter } from "./progress.ts";
 
 export const DEFAULT_MODEL = "gpt-4.1";
@@ -35,8 +36,6 @@ interface RunArgs {
   task: string;
   apiKey: string;
 }
-
-const BACKENDS = ["auto", "bwrap", "seatbelt", "none"] as const;
 
 function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
   const { values, positionals } = parseArgs({
@@ -65,13 +64,7 @@ function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
       `--max-turns takes a whole number above 0, not '${values["max-turns"]}'.`,
     );
   }
-  const sandbox = BACKENDS.find((name) => name === values.sandbox);
-  if (sandbox === undefined) {
-    throw new PitcrewError(
-      "cli-bad-option",
-      `--sandbox must be one of ${BACKENDS.join(", ")}, not '${values.sandbox}'.`,
-    );
-  }
+  const sandbox = sandboxChoice(values.sandbox, "cli-bad-option", "--sandbox");
   const apiKey = env.OPENAI_API_KEY ?? "";
   if (apiKey.trim() === "") {
     throw new PitcrewError(
@@ -141,10 +134,7 @@ export async function runCommand(
     process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
     return EXIT_USAGE;
   }
-  const log = {
-    info: (message: string) => process.stderr.write(`pitcrew: ${message}\n`),
-    warning: (message: string) => process.stderr.write(`pitcrew: WARNING: ${message}\n`),
-  };
+  const log = STDERR_LOG;
 
   let worktree: RunWorktree;
   try {

@@ -6,15 +6,14 @@
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
 import { explainPolicy } from "../sandbox/explain.ts";
-import { DEFAULT_SETTINGS } from "../sandbox/policy.ts";
+import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
+import { STDERR_LOG } from "./log.ts";
 import type { SandboxSettings } from "../sandbox/policy.ts";
 import { shellStatus } from "../sandbox/runner.ts";
 import { createSandbox } from "../sandbox/sandbox.ts";
 
 export const EXIT_TIMED_OUT = 124;
 export const EXIT_SANDBOX_FAILED = 125;
-
-const BACKENDS = ["auto", "bwrap", "seatbelt", "none"] as const;
 
 function parse(args: string[]): {
   settings: SandboxSettings;
@@ -32,13 +31,7 @@ function parse(args: string[]): {
       timeout: { type: "string" },
     },
   });
-  const backend = BACKENDS.find((name) => name === values.sandbox);
-  if (backend === undefined) {
-    throw new PitcrewError(
-      "cli-bad-option",
-      `--sandbox must be one of ${BACKENDS.join(", ")}, not '${values.sandbox}'.`,
-    );
-  }
+  const backend = sandboxChoice(values.sandbox, "cli-bad-option", "--sandbox");
   const timeoutSeconds =
     values.timeout === undefined ? DEFAULT_SETTINGS.timeoutMs / 1000 : Number(values.timeout);
   if (!(timeoutSeconds > 0)) {
@@ -69,13 +62,12 @@ export async function sandboxCommand(args: string[]): Promise<number> {
     process.stderr.write(`pitcrew sandbox: ${describeError(error)}\n`);
     return 2;
   }
-  const log = {
-    info: (message: string) => process.stderr.write(`pitcrew: ${message}\n`),
-    warning: (message: string) => process.stderr.write(`pitcrew: WARNING: ${message}\n`),
-  };
   let sandbox;
   try {
-    sandbox = await createSandbox(parsed.settings, { workspace: parsed.workspace, log });
+    sandbox = await createSandbox(parsed.settings, {
+      workspace: parsed.workspace,
+      log: STDERR_LOG,
+    });
   } catch (error) {
     process.stderr.write(`pitcrew sandbox: ${describeError(error)}\n`);
     return EXIT_SANDBOX_FAILED;

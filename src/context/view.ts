@@ -6,6 +6,7 @@
  * call, so a result stubbed or cleared once stays so, and consecutive requests share their prefix
  * except where a layer fired. Nothing here does I/O or changes the history.
  */
+import { callArguments, callSubject } from "../agent/messages.ts";
 import type { Message, ToolCall } from "../agent/messages.ts";
 
 export interface ViewState {
@@ -68,14 +69,7 @@ function callsById(history: readonly Message[]): Map<string, ToolCall> {
 }
 
 function keyArguments(call: ToolCall | undefined): string {
-  if (!call) return "";
-  try {
-    const args = JSON.parse(call.arguments) as Record<string, unknown>;
-    const key = [args.command, args.path].find((value) => typeof value === "string");
-    return typeof key === "string" ? key.replace(/\s+/g, " ").slice(0, STUB_LINE_CHARS) : "";
-  } catch {
-    return "";
-  }
+  return (call ? callSubject(call) : null)?.slice(0, STUB_LINE_CHARS) ?? "";
 }
 
 function clip(line: string): string {
@@ -116,8 +110,8 @@ export function clearedNotice(
 
 function clearArguments(call: ToolCall): ToolCall {
   if (call.arguments.length <= BULKY_ARGUMENT_CHARS) return call;
-  try {
-    const args = JSON.parse(call.arguments) as Record<string, unknown>;
+  const args = callArguments(call);
+  if (args !== null) {
     const slim: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(args)) {
       slim[key] =
@@ -126,9 +120,8 @@ function clearArguments(call: ToolCall): ToolCall {
           : value;
     }
     return { ...call, arguments: JSON.stringify(slim) };
-  } catch {
-    return { ...call, arguments: `{"cleared": "${call.arguments.length} chars of arguments"}` };
   }
+  return { ...call, arguments: `{"cleared": "${call.arguments.length} chars of arguments"}` };
 }
 
 /** The history as this state sends it, before any new decision. */

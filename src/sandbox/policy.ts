@@ -4,8 +4,31 @@
  * file holds only the types, the defaults and pure helpers over them; it does no I/O.
  */
 import { isAbsolute, join, relative, sep } from "node:path";
+import { PitcrewError } from "../errors.ts";
 
 export type BackendName = "bwrap" | "seatbelt" | "none";
+
+/** What the `sandbox` setting accepts, wherever it is given (action input, CLI flag). */
+export const SANDBOX_CHOICES = ["auto", "bwrap", "seatbelt", "none"] as const;
+
+/**
+ * The backend named by `value`, or a named error: `code` and `setting` say where it came from
+ * (`config-invalid` and "Input 'sandbox'", or `cli-bad-option` and "--sandbox").
+ */
+export function sandboxChoice(
+  value: string,
+  code: string,
+  setting: string,
+): SandboxSettings["backend"] {
+  const choice = SANDBOX_CHOICES.find((name) => name === value);
+  if (choice === undefined) {
+    throw new PitcrewError(
+      code,
+      `${setting} must be one of ${SANDBOX_CHOICES.join(", ")}, not '${value}'.`,
+    );
+  }
+  return choice;
+}
 
 /** What a user can choose (action input `sandbox`, `.github/pitcrew.yml`, CLI flags). */
 export interface SandboxSettings {
@@ -104,6 +127,12 @@ export function isInside(path: string, dir: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
+/** Components from `root` (exclusive) down to `path` (inclusive). */
+export function chain(root: string, path: string): string[] {
+  const parts = relative(root, path).split(sep).filter(Boolean);
+  return parts.map((_, index) => join(root, ...parts.slice(0, index + 1)));
+}
+
 /**
  * The folders strictly between `workspace` and each of `paths`, outermost first, without
  * duplicates. Renaming one of them would carry a protected path away.
@@ -111,10 +140,8 @@ export function isInside(path: string, dir: string): boolean {
 export function pinnedAncestors(workspace: string, paths: readonly string[]): string[] {
   const found = new Set<string>();
   for (const path of paths) {
-    if (path === workspace || !isInside(path, workspace)) continue;
-    const parts = relative(workspace, path).split(sep);
-    for (let depth = 1; depth < parts.length; depth++)
-      found.add(join(workspace, ...parts.slice(0, depth)));
+    if (!isInside(path, workspace)) continue;
+    for (const folder of chain(workspace, path).slice(0, -1)) found.add(folder);
   }
   return [...found].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
 }

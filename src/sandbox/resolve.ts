@@ -14,11 +14,12 @@ import {
   statSync,
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { PitcrewError } from "../errors.ts";
 import { sandboxEnv } from "./env.ts";
+import { procStat } from "./proc.ts";
 import { findToken, writeSanitisedConfig } from "./gitconfig.ts";
-import { SPILL_MOUNT, isInside, pinnedAncestors } from "./policy.ts";
+import { SPILL_MOUNT, chain, isInside, pinnedAncestors } from "./policy.ts";
 import type {
   BackendName,
   FileOverlay,
@@ -47,12 +48,6 @@ export function chooseBackend(settings: SandboxSettings, platform = process.plat
     "sandbox-unsupported-platform",
     `There is no sandbox for ${platform}. Run on a Linux or macOS runner, or set sandbox: none to run commands unsandboxed (not recommended).`,
   );
-}
-
-/** Components from `root` (exclusive) down to `path` (inclusive). */
-function chain(root: string, path: string): string[] {
-  const parts = relative(root, path).split(sep).filter(Boolean);
-  return parts.map((_, index) => join(root, ...parts.slice(0, index + 1)));
 }
 
 /**
@@ -200,8 +195,9 @@ export function runnerRoot(pid = process.pid): string | null {
       if (comm.startsWith("Runner.Worker") || comm.startsWith("Runner.Listener")) {
         return dirname(dirname(realpathSync(`/proc/${current}/exe`)));
       }
-      const stat = readFileSync(`/proc/${current}/stat`, "utf8");
-      current = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const parent = procStat(current)?.ppid;
+      if (parent === undefined) return null;
+      current = parent;
     } catch {
       return null;
     }

@@ -6,11 +6,12 @@
  */
 import { spawn } from "node:child_process";
 import type { StdioOptions } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { constants } from "node:os";
 import { PitcrewError } from "../errors.ts";
 import { closeInheritedFds } from "./fds.ts";
 import { OutputCapture } from "./output.ts";
+import { procStat } from "./proc.ts";
 import type { CapturedOutput } from "./output.ts";
 
 export interface SpawnSpec {
@@ -61,15 +62,6 @@ function signalQuietly(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function procState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /** Every process below `pid`, read from /proc (empty where there is no /proc). */
 function descendantsOf(pid: number): number[] {
   const parents = new Map<number, number[]>();
@@ -81,13 +73,8 @@ function descendantsOf(pid: number): number[] {
   }
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // ended while we looked
-    }
+    const ppid = procStat(name)?.ppid; // undefined: it ended while we looked
+    if (ppid !== undefined) parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
   }
   const found: number[] = [];
   const queue = [pid];
@@ -111,7 +98,7 @@ function descendantsOf(pid: number): number[] {
 async function killTree(pid: number, group: boolean): Promise<void> {
   signalQuietly(group ? -pid : pid, "SIGSTOP");
   for (let waited = 0; waited < 50; waited++) {
-    const state = procState(pid);
+    const state = procStat(pid)?.state ?? null;
     if (state === null || state === "T" || state === "t" || state === "Z") break;
     await new Promise((resolveWait) => setTimeout(resolveWait, 1));
   }
