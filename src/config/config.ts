@@ -1,0 +1,50 @@
+/**
+ * The one typed `Config` a run works from: the action's inputs merged over the repository's
+ * `.github/pitcrew.yml` merged over the defaults below. Built once, before anything changes.
+ */
+import type { SandboxSettings } from "../sandbox/policy.ts";
+
+export interface Config {
+  /** OpenAI-compatible API. */
+  model: string;
+  baseUrl: string | undefined;
+  apiKey: string;
+  githubToken: string;
+  /** The word a comment starts with to ask pitcrew (`/agent`). */
+  triggerPhrase: string;
+  maxTurns: number;
+  /** Minutes for the whole agent loop. */
+  timeBudgetMinutes: number;
+  /** US dollars from the price table; undefined: no cost budget. */
+  costBudget: number | undefined;
+  /** Prompt + completion tokens; undefined: no token budget. */
+  tokenBudget: number | undefined;
+  contextWindow: number;
+  sandbox: SandboxSettings["backend"];
+  commandTimeoutSeconds: number;
+  /** Bot logins allowed to trigger, by exact name (never a wildcard). */
+  allowedBots: string[];
+  /** Thread branches are `<prefix>issue-<N>`, `<prefix>pr-<N>`, `<prefix>task-<run>`. */
+  branchPrefix: string;
+  /** Open every PR as a draft (a run stopped early always opens a draft). */
+  draft: boolean;
+  /** Let the agent's changes under .github/workflows/ be pushed (the token needs `workflows`). */
+  allowWorkflowChanges: boolean;
+  /** From AGENTS.md and the file's `instructions`, read from the base branch. */
+  instructions: string;
+  /** Command prefixes the agent may not run. */
+  deny: string[];
+}
+
+export const DEFAULTS = {
+  model: "gpt-4.1",
+  triggerPhrase: "/agent",
+  maxTurns: 50,
+  timeBudgetMinutes: 30,
+  costBudget: 5,
+  contextWindow: 128_000,
+  commandTimeoutSeconds: 60,
+  branchPrefix: "pitcrew/",
+  draft: false,
+  allowWorkflowChanges: false,
+} as const;
