@@ -4,10 +4,14 @@
  * transient failures and turns the ones a person must fix into named errors.
  */
 
+/** Every comment pitcrew posts starts with this, so later runs can tell its own comments apart. */
+export const PITCREW_COMMENT_MARKER = "<!-- pitcrew -->";
+
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
 export interface Account {
   login: string;
+  id: number;
   /** "User", "Bot" or "Organization". */
   type: string;
 }

@@ -9,6 +9,8 @@ export type Association = string;
 
 export interface Person {
   login: string;
+  /** The account id: the `Co-authored-by` trailer's noreply address needs it. */
+  id: number;
   /** "User", "Bot" or "Organization", from the payload's user object. */
   type: string;
   association: Association;
