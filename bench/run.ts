@@ -29,6 +29,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "permissions-parse", load: () => import("./permissions-parse.ts") },
   { name: "token-estimate", load: () => import("./token-estimate.ts") },
   { name: "context-view", load: () => import("./context-view.ts") },
+  { name: "cold-start", load: () => import("./cold-start.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {

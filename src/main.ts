@@ -1,58 +1,157 @@
 /**
- * The action. For now it brings up the sandbox the agent will work in — probing the runner,
- * repairing what it can, failing closed with a named error — and proves it with one command.
- * The agent loop plugs in here (issue: the agent loop).
+ * The action: reads the runner's environment and the inputs, turns the event into a task (or a
+ * plain "nothing to do"), and hands it to the pipeline in work.ts. Bad configuration fails here,
+ * before anything on GitHub or in the repository changes.
  */
+import { readFileSync } from "node:fs";
 import * as core from "@actions/core";
 import { PitcrewError, describeError } from "./errors.ts";
-import { DEFAULT_SETTINGS, sandboxChoice } from "./sandbox/policy.ts";
-import type { SandboxSettings } from "./sandbox/policy.ts";
-import { createSandbox } from "./sandbox/sandbox.ts";
+import { DEFAULTS } from "./config/config.ts";
+import { readInputs } from "./config/inputs.ts";
+import { loadConfig } from "./config/load.ts";
+import { createGitHubApi } from "./github/client.ts";
+import type { GitHubApi } from "./github/api.ts";
+import { NO_WORK, createProgressComment } from "./github/progress.ts";
+import { setOutputs } from "./github/report.ts";
+import type { Task } from "./triggers/task.ts";
+import { parseEvent } from "./triggers/event.ts";
+import { workTask } from "./work.ts";
 
-export function sandboxSettingsFromInputs(): SandboxSettings {
-  const backend = sandboxChoice(
-    core.getInput("sandbox") || "auto",
-    "config-invalid",
-    "Input 'sandbox'",
-  );
-  const timeoutInput =
-    core.getInput("command-timeout") || String(DEFAULT_SETTINGS.timeoutMs / 1000);
-  const seconds = Number(timeoutInput);
-  if (!(seconds > 0)) {
-    throw new PitcrewError(
-      "config-invalid",
-      `Input 'command-timeout' takes seconds above 0, not '${timeoutInput}'.`,
-    );
-  }
-  return { ...DEFAULT_SETTINGS, backend, timeoutMs: seconds * 1000 };
+/** What the runner tells a JavaScript action about this run. */
+export interface RunnerContext {
+  eventName: string;
+  payload: unknown;
+  owner: string;
+  repo: string;
+  apiUrl: string;
+  runUrl: string;
+  runId: string;
+  workspace: string;
+  /** The commit the workflow runs on (the default branch's head for comment events). */
+  sha: string;
 }
 
-export async function run(): Promise<void> {
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === "") {
+    throw new PitcrewError(
+      "runner-env-missing",
+      `${name} is not set: pitcrew runs as a step of a GitHub Actions workflow (for a local checkout use the CLI: pitcrew run).`,
+    );
+  }
+  return value;
+}
+
+export function runnerContext(env: NodeJS.ProcessEnv = process.env): RunnerContext {
+  const eventPath = required(env, "GITHUB_EVENT_PATH");
+  let payload: unknown;
   try {
-    const settings = sandboxSettingsFromInputs();
-    const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const sandbox = await createSandbox(settings, {
-      workspace,
-      log: { info: (message) => core.info(message), warning: (message) => core.warning(message) },
-    });
-    try {
-      if (sandbox.probe) {
-        core.info(`sandbox: bwrap ${sandbox.probe.version} at ${sandbox.probe.bwrapPath}`);
-        for (const fix of sandbox.probe.fixesApplied)
-          core.info(`sandbox: fixed on this runner: ${fix}`);
-      }
-      const check = await sandbox.run({ argv: ["true"] });
-      if (check.exitCode !== 0) {
-        throw new PitcrewError(
-          "sandbox-unavailable",
-          `A trial command failed inside the sandbox: ${check.stderr.text.trim()}`,
-        );
-      }
-      core.info(`sandbox: ${sandbox.backend} ready for ${sandbox.policy.workspace}`);
-    } finally {
-      sandbox.dispose();
-    }
+    payload = JSON.parse(readFileSync(eventPath, "utf8"));
   } catch (error) {
+    throw new PitcrewError(
+      "event-invalid",
+      `The event payload at ${eventPath} could not be read as JSON: ${describeError(error)}`,
+    );
+  }
+  const [owner, repo] = required(env, "GITHUB_REPOSITORY").split("/");
+  if (!owner || !repo) {
+    throw new PitcrewError(
+      "runner-env-missing",
+      `GITHUB_REPOSITORY should be owner/name, not '${env.GITHUB_REPOSITORY}'.`,
+    );
+  }
+  const serverUrl = env.GITHUB_SERVER_URL || "https://github.com";
+  const runId = required(env, "GITHUB_RUN_ID");
+  return {
+    eventName: required(env, "GITHUB_EVENT_NAME"),
+    payload,
+    owner,
+    repo,
+    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    runId,
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    sha: env.GITHUB_SHA || "HEAD",
+  };
+}
+
+/** A failure before the work started, as the one comment pitcrew leaves on the thread. */
+async function reportFailure(
+  api: GitHubApi,
+  task: Task,
+  runUrl: string,
+  error: string,
+): Promise<void> {
+  const issueNumber = task.thread.kind === "dispatch" ? undefined : task.thread.number;
+  const comment = createProgressComment({ api, issueNumber, log: LOG });
+  await comment.finish({ task, runUrl, ...NO_WORK, phase: "failed", error });
+}
+
+const LOG = {
+  info: (message: string) => core.info(message),
+  warning: (message: string) => core.warning(message),
+};
+
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const controller = new AbortController();
+  // Cancellation and job timeouts arrive as SIGINT/SIGTERM: stop the loop and deliver what exists.
+  const onSignal = (signal: string): void => {
+    core.warning(`${signal} received: stopping the agent and saving the work so far`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const runner = runnerContext(env);
+    // Inputs first (the secrets get masked, bad values fail before anything happens); then the
+    // event, so a comment that is not for pitcrew ends as "skipped" whatever else is set up.
+    const inputs = readInputs();
+    const trigger = parseEvent({
+      eventName: runner.eventName,
+      payload: runner.payload,
+      triggerPhrase: inputs.triggerPhrase ?? DEFAULTS.triggerPhrase,
+      runId: runner.runId,
+    });
+    if (trigger.kind === "ignore") {
+      core.info(`nothing to do: ${trigger.reason}`);
+      setOutputs({ conclusion: "skipped" });
+      return;
+    }
+    // issue_comment and workflow_dispatch run on the default branch's (or the dispatched ref's)
+    // head: the repository's setup is read from there, never from a pull request's head.
+    const api = createGitHubApi({
+      token: inputs.githubToken ?? "",
+      baseUrl: runner.apiUrl,
+      owner: runner.owner,
+      repo: runner.repo,
+    });
+    const config = await loadConfig({
+      inputs,
+      workspace: runner.workspace,
+      baseRef: runner.sha,
+    }).catch(async (error: unknown) => {
+      // The person who asked would otherwise see nothing at all: say on the thread what is wrong.
+      if (inputs.githubToken !== undefined) {
+        await reportFailure(api, trigger.task, runner.runUrl, describeError(error));
+      }
+      throw error;
+    });
+    const outcome = await workTask({
+      task: trigger.task,
+      config,
+      api,
+      workspace: runner.workspace,
+      runUrl: runner.runUrl,
+      env,
+      signal: controller.signal,
+      log: LOG,
+    });
+    if (outcome.error !== undefined) core.setFailed(outcome.error);
+  } catch (error) {
+    setOutputs({ conclusion: "failure" });
     core.setFailed(describeError(error));
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }

@@ -3,19 +3,9 @@
  * model thinks (only on a terminal; logs get plain lines).
  */
 import type { LoopEvent } from "../agent/loop.ts";
-import { callArguments, callSubject } from "../agent/messages.ts";
-import type { ToolCall } from "../agent/messages.ts";
+import { describeCall } from "../agent/describe.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-/** A short, one-line view of a tool call's arguments. */
-export function describeCall(call: ToolCall): string {
-  const args = callArguments(call);
-  if (args === null) return `${call.name} (unreadable arguments)`;
-  const fallback = Array.isArray(args.todos) ? `${args.todos.length} items` : "";
-  const text = (callSubject(call) ?? fallback).replace(/\s+/g, " ").trim();
-  return `${call.name} ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`.trim();
-}
 
 function firstLine(text: string): string {
   return (text.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 120);

@@ -6,21 +6,18 @@
  */
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
-import type { LoopResult, StopReason } from "../agent/loop.ts";
+import type { StopReason } from "../agent/loop.ts";
+import { formatTotals, stopWords } from "../agent/describe.ts";
 import { createModelClient } from "../agent/model.ts";
 import { SYSTEM_PROMPT, localTaskPrompt } from "../agent/prompt.ts";
 import { runSession } from "../agent/session.ts";
-import { EMPTY_REPO_CONFIG, REPO_CONFIG_PATH, parseRepoConfig } from "../config/repo-config.ts";
-import type { RepoConfig } from "../config/repo-config.ts";
+import { DEFAULTS } from "../config/config.ts";
+import { readRepositorySetup } from "../config/repository.ts";
 import { addRunWorktree, commitAll, removeRunWorktree } from "../github/worktree.ts";
 import type { RunWorktree } from "../github/worktree.ts";
-import { git } from "../github/git.ts";
 import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
 import { STDERR_LOG } from "./log.ts";
 import { progressPrinter } from "./progress.ts";
-
-export const DEFAULT_MODEL = "gpt-4.1";
-export const DEFAULT_MAX_TURNS = 50;
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -57,7 +54,7 @@ function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
     );
   }
   const maxTurns =
-    values["max-turns"] === undefined ? DEFAULT_MAX_TURNS : Number(values["max-turns"]);
+    values["max-turns"] === undefined ? DEFAULTS.maxTurns : Number(values["max-turns"]);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) {
     throw new PitcrewError(
       "cli-bad-option",
@@ -74,7 +71,7 @@ function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
   }
   return {
     repo: values.repo ?? process.cwd(),
-    model: values.model ?? env.PITCREW_MODEL ?? DEFAULT_MODEL,
+    model: values.model ?? env.PITCREW_MODEL ?? DEFAULTS.model,
     baseUrl: values["base-url"] ?? env.OPENAI_BASE_URL,
     maxTurns,
     sandbox,
@@ -83,44 +80,11 @@ function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
   };
 }
 
-const STOP_WORDS: Record<StopReason, string> = {
-  done: "finished",
-  max_turns: "stopped: the turn limit was reached",
-  time_budget: "stopped: the time budget ran out",
-  cost_budget: "stopped: the cost or token budget ran out",
-  cancelled: "stopped: cancelled",
-  model_error: "stopped: the model call failed",
-};
-
 export function exitCodeFor(reason: StopReason): number {
   if (reason === "done") return 0;
   if (reason === "cancelled") return EXIT_CANCELLED;
   if (reason === "model_error") return EXIT_FAILED;
   return EXIT_STOPPED_EARLY;
-}
-
-export function formatTotals(result: Pick<LoopResult, "turns" | "usage" | "cost">): string {
-  const { promptTokens, cachedTokens, completionTokens } = result.usage;
-  const cached = promptTokens === 0 ? 0 : Math.round((cachedTokens / promptTokens) * 100);
-  const tokens = (promptTokens + completionTokens).toLocaleString("en-US");
-  return `turns: ${result.turns} · tokens: ${tokens} (prompt ${promptTokens.toLocaleString("en-US")}, ${cached}% cached; completion ${completionTokens.toLocaleString("en-US")}) · cost: $${result.cost.toFixed(4)}`;
-}
-
-/** A file as committed on the base, read through git — never from the worktree's files. */
-async function fromBase(worktree: RunWorktree, path: string): Promise<string | undefined> {
-  const shown = await git(worktree.repo, ["show", `${worktree.base}:${path}`], { okCodes: [128] });
-  return shown.exitCode === 0 ? shown.stdout : undefined;
-}
-
-async function repositorySetup(
-  worktree: RunWorktree,
-): Promise<{ instructions: string; config: RepoConfig }> {
-  const configText = await fromBase(worktree, REPO_CONFIG_PATH);
-  const config = configText === undefined ? EMPTY_REPO_CONFIG : parseRepoConfig(configText);
-  const instructions = [await fromBase(worktree, "AGENTS.md"), config.instructions]
-    .filter((text): text is string => text !== undefined && text.trim() !== "")
-    .join("\n\n");
-  return { instructions, config };
 }
 
 export async function runCommand(
@@ -157,7 +121,7 @@ export async function runCommand(
     log.info(
       `working in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
     );
-    const { instructions, config } = await repositorySetup(worktree);
+    const { instructions, config } = await readRepositorySetup(worktree.repo, worktree.base);
     const model = createModelClient({
       apiKey: parsed.apiKey,
       model: parsed.model,
@@ -192,7 +156,7 @@ export async function runCommand(
     keepBranch = commit.committed;
     const out: string[] = [];
     if (result.summary) out.push(result.summary, "");
-    out.push(`${STOP_WORDS[result.stopReason]}.`);
+    out.push(`${stopWords(result.stopReason)}.`);
     if (result.error) out.push(describeError(result.error));
     if (commit.committed) {
       out.push(`branch: ${worktree.branch} (commit ${commit.sha?.slice(0, 12)})`, commit.diffstat);

@@ -6,13 +6,66 @@
 import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
+import {
+  ABOVE_ZERO,
+  BRANCH_PREFIX,
+  BUDGET,
+  FLAG_TAKES,
+  WHOLE_ABOVE_ZERO,
+  WHOLE_BUDGET,
+  complaint,
+} from "./rules.ts";
+import type { Rule } from "./rules.ts";
 
 export const REPO_CONFIG_PATH = ".github/pitcrew.yml";
+
+/**
+ * Settings only the workflow may make. Keys and tokens never belong in a repository, and the
+ * model, the trigger, who may trigger and how commands are confined are the workflow owner's
+ * decisions, made before any repository file is read.
+ */
+const INPUT_ONLY = [
+  "api-key",
+  "base-url",
+  "model",
+  "github-token",
+  "trigger-phrase",
+  "context-window",
+  "sandbox",
+  "command-timeout",
+  "allowed-bots",
+];
+
+function numberSetting(rule: Rule<number>) {
+  return z
+    .number({ error: `takes ${rule.takes}` })
+    .refine((value) => rule.problem(value) === undefined, {
+      error: (issue) => complaint(rule, issue.input as number),
+    })
+    .optional();
+}
+
+const flagSetting = z.boolean({ error: `takes ${FLAG_TAKES}` }).optional();
 
 const RepoConfigSchema = z
   .object({
     /** Added to the task prompt, like AGENTS.md. */
     instructions: z.string().optional(),
+    "max-turns": numberSetting(WHOLE_ABOVE_ZERO),
+    /** Minutes for the whole agent loop. */
+    "time-budget": numberSetting(ABOVE_ZERO),
+    /** US dollars; 0: no cost budget. */
+    "cost-budget": numberSetting(BUDGET),
+    /** Prompt + completion tokens; 0: no token budget. */
+    "token-budget": numberSetting(WHOLE_BUDGET),
+    "branch-prefix": z
+      .string({ error: `takes ${BRANCH_PREFIX.takes}` })
+      .refine((value) => BRANCH_PREFIX.problem(value) === undefined, {
+        error: (issue) => complaint(BRANCH_PREFIX, issue.input as string),
+      })
+      .optional(),
+    draft: flagSetting,
+    "allow-workflow-changes": flagSetting,
     permissions: z
       .object({
         /** Command prefixes the agent may not run (`npm publish`, `curl`). */
@@ -52,6 +105,12 @@ export function parseRepoConfig(text: string, source = REPO_CONFIG_PATH): RepoCo
   const offset = keyNode ?? node?.range?.[0];
   const where = offset === undefined ? "" : ` line ${lineCounter.linePos(offset).line}`;
   const name = keyPath.join(".") || "(top level)";
+  if (unknownKey !== undefined && path.length === 0 && INPUT_ONLY.includes(unknownKey)) {
+    throw new PitcrewError(
+      "config-invalid",
+      `${source}${where}: ${name}: only the workflow sets this. Remove it here and set it as the action input '${name}' under with: instead.`,
+    );
+  }
   const detail = unknownKey === undefined ? issue?.message : "not a setting pitcrew knows";
   throw new PitcrewError(
     "config-invalid",

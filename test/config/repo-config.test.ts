@@ -56,3 +56,81 @@ describe("parseRepoConfig", () => {
     );
   });
 });
+
+describe("parseRepoConfig: run settings", () => {
+  test("the settings a repository may make, by their kebab-case keys", () => {
+    const config = parseRepoConfig(
+      [
+        "max-turns: 20",
+        "time-budget: 12.5",
+        "cost-budget: 0",
+        "token-budget: 500000",
+        "branch-prefix: bots/",
+        "draft: true",
+        "allow-workflow-changes: false",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(config, {
+      "max-turns": 20,
+      "time-budget": 12.5,
+      "cost-budget": 0,
+      "token-budget": 500000,
+      "branch-prefix": "bots/",
+      draft: true,
+      "allow-workflow-changes": false,
+      permissions: { deny: [] },
+    });
+  });
+
+  const bad: [text: string, pattern: RegExp][] = [
+    ["max-turns: 0\n", /line 1: max-turns: takes a whole number above 0\. Fix or remove it\.$/],
+    ["instructions: hi\nmax-turns: ten\n", /line 2: max-turns: takes a whole number above 0/],
+    ["time-budget: -5\n", /line 1: time-budget: takes a number above 0/],
+    ['# budgets\ncost-budget: "5"\n', /line 2: cost-budget: takes a number, 0 or more/],
+    ["token-budget: 1.5\n", /line 1: token-budget: takes a whole number, 0 or more/],
+    ["draft: yes\n", /line 1: draft: takes true or false/],
+    ["\n\nallow-workflow-changes: 1\n", /line 3: allow-workflow-changes: takes true or false/],
+    [
+      "branch-prefix: a..b/\n",
+      /line 1: branch-prefix: takes the start of a git branch name.*no '\.\.'/,
+    ],
+    ["branch-prefix: ''\n", /line 1: branch-prefix: .*it may not be empty/],
+  ];
+  for (const [text, pattern] of bad) {
+    test(`refused with key and line: ${JSON.stringify(text)}`, () => {
+      assert.throws(() => parseRepoConfig(text), invalid(pattern));
+    });
+  }
+
+  const inputOnly = [
+    "model",
+    "api-key",
+    "base-url",
+    "github-token",
+    "trigger-phrase",
+    "sandbox",
+    "allowed-bots",
+    "context-window",
+    "command-timeout",
+  ];
+  for (const key of inputOnly) {
+    test(`${key} is the workflow's to set: the error says to use the action input`, () => {
+      assert.throws(
+        () => parseRepoConfig(`draft: true\n${key}: x\n`),
+        invalid(
+          new RegExp(
+            `^\\.github/pitcrew\\.yml line 2: ${key}: only the workflow sets this\\. Remove it here and set it as the action input '${key}' under with: instead\\.$`,
+          ),
+        ),
+      );
+    });
+  }
+
+  test("a camelCase key is unknown, not quietly ignored", () => {
+    assert.throws(
+      () => parseRepoConfig("maxTurns: 5\n"),
+      invalid(/line 1: maxTurns: not a setting pitcrew knows/),
+    );
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The rules a setting's value must keep, written once for both places a setting can come from:
+ * the action's inputs (inputs.ts) and `.github/pitcrew.yml` (repo-config.ts), so the two say the
+ * same thing about the same mistake. Pure; reading and merging happen elsewhere.
+ */
+
+export interface Rule<T> {
+  /** What the setting takes, completing "Input 'max-turns' takes …". */
+  takes: string;
+  /** Why `value` breaks the rule, or undefined when it keeps it. */
+  problem(value: T): string | undefined;
+}
+
+/** "takes …" plus the reason, or undefined when `value` keeps the rule. */
+export function complaint<T>(rule: Rule<T>, value: T): string | undefined {
+  const problem = rule.problem(value);
+  if (problem === undefined) return undefined;
+  return problem === "" ? `takes ${rule.takes}` : `takes ${rule.takes} (${problem})`;
+}
+
+function numberRule(takes: string, holds: (value: number) => boolean): Rule<number> {
+  return { takes, problem: (value) => (Number.isFinite(value) && holds(value) ? undefined : "") };
+}
+
+export const WHOLE_ABOVE_ZERO = numberRule(
+  "a whole number above 0",
+  (value) => Number.isInteger(value) && value > 0,
+);
+export const ABOVE_ZERO = numberRule("a number above 0", (value) => value > 0);
+/** Budgets: 0 switches the budget off. */
+export const BUDGET = numberRule("a number, 0 or more (0: no budget)", (value) => value >= 0);
+export const WHOLE_BUDGET = numberRule(
+  "a whole number, 0 or more (0: no budget)",
+  (value) => Number.isInteger(value) && value >= 0,
+);
+
+export const FLAG_TAKES = "true or false";
+
+/** A branch name like the ones pitcrew makes (`issue-<N>`, `pr-<N>`, `task-<run>`), to try a prefix on. */
+const SAMPLE_BRANCH = "issue-1";
+
+/**
+ * The prefix of every branch pitcrew pushes. Never empty: the prefix keeps pitcrew's branches
+ * apart from people's, so it never pushes over a branch someone else works on.
+ */
+export const BRANCH_PREFIX: Rule<string> = {
+  takes: "the start of a git branch name, such as pitcrew/",
+  problem: (prefix) =>
+    prefix === "" ? "it may not be empty" : branchNameProblem(`${prefix}${SAMPLE_BRANCH}`),
+};
+
+/** Besides control characters and space: DEL and the characters git gives a meaning in revisions. */
+const REFUSED_CHARACTERS = new Set(["\x7f", "~", "^", ":", "?", "*", "[", "\\"]);
+
+/**
+ * Why git would refuse `name` as a branch name, or undefined: the rules of
+ * `git check-ref-format --branch`, checked without running git.
+ */
+export function branchNameProblem(name: string): string | undefined {
+  if ([...name].some((char) => char <= " " || REFUSED_CHARACTERS.has(char))) {
+    return "no spaces, control characters or any of ~ ^ : ? * [ \\";
+  }
+  if (name.startsWith("-")) return "it may not start with '-'";
+  if (name.includes("..")) return "no '..'";
+  if (name.includes("@{")) return "no '@{'";
+  if (name.startsWith("/") || name.endsWith("/") || name.includes("//")) {
+    return "no '/' at the start or end and no '//'";
+  }
+  if (name.endsWith(".")) return "it may not end with '.'";
+  for (const part of name.split("/")) {
+    if (part.startsWith(".")) return "no part between slashes may start with '.'";
+    if (part.endsWith(".lock")) return "no part between slashes may end with '.lock'";
+  }
+  return undefined;
+}

@@ -1,0 +1,273 @@
+/**
+ * The progress comment: one comment on the thread, created when the work starts and edited in
+ * place as the agent works and when it ends, so the people watching see the plan, the current step,
+ * the cost, and at the end a truthful account (also of a stop, a failure or a refusal). The comment
+ * is a view of the run, not the run: a GitHub call failing here is a warning, never a failed run.
+ */
+import type { LoopEvent, StopReason } from "../agent/loop.ts";
+import { STOP_CAUSES, describeCall, formatTotals } from "../agent/describe.ts";
+import type { Totals } from "../agent/describe.ts";
+import { callArguments } from "../agent/messages.ts";
+import { todoWriteTool } from "../agent/tools/todo-write.ts";
+import type { Todo } from "../agent/tools/tool.ts";
+import { describeError } from "../errors.ts";
+import type { Task } from "../triggers/task.ts";
+import { PITCREW_COMMENT_MARKER } from "./api.ts";
+import type { GitHubApi } from "./api.ts";
+import {
+  HEADLINES,
+  SENTENCE_LIMIT,
+  codeSpan,
+  continueSentence,
+  pullLink,
+  quotedLine,
+  quotedMarkdown,
+  requestLine,
+} from "./report.ts";
+
+export interface PullLink {
+  number: number;
+  url: string;
+  draft: boolean;
+}
+
+/** What the agent has done so far, as the loop's events tell it. */
+export interface Work {
+  todos: readonly Todo[];
+  /** The latest thing the agent did, one line of Markdown. */
+  activity?: string;
+  totals?: Totals;
+}
+
+/** How a run ended, with the facts each ending needs. The caller decides which one it was. */
+export type Ending =
+  | { phase: "done"; summary: string; pull: PullLink }
+  | { phase: "stopped"; stopReason: Exclude<StopReason, "done">; summary: string; pull?: PullLink }
+  /** The agent finished and changed nothing; its summary may say why. */
+  | { phase: "no-changes"; summary: string }
+  /** `error`: the named error's sentence (`describeError`). */
+  | { phase: "failed"; error: string; pull?: PullLink }
+  /** `reason`: why the requester may not ask, as authorisation says it. */
+  | { phase: "refused"; reason: string };
+
+export type ProgressState = Work & {
+  task: Pick<Task, "kind" | "instruction" | "requester" | "thread">;
+  /** The workflow run's page. */
+  runUrl: string;
+} & ({ phase: "working" } | Ending);
+
+export type Phase = ProgressState["phase"];
+export type FinalPhase = Ending["phase"];
+export type FinalState = Extract<ProgressState, { phase: FinalPhase }>;
+
+export interface ProgressComment {
+  /** Creates the comment (once). */
+  start(state: ProgressState): Promise<void>;
+  /** Shows a newer state: at most one edit per interval, and the newest state always lands. */
+  update(state: ProgressState): void;
+  /** Shows the final state at once and waits for it; later updates are ignored. */
+  finish(state: FinalState): Promise<void>;
+  /** The comment's id, once it exists. */
+  readonly commentId: number | undefined;
+}
+
+export interface ProgressCommentOptions {
+  api: Pick<GitHubApi, "createComment" | "updateComment">;
+  /** The issue or PR to comment on; none for a dispatched task, and then nothing is posted. */
+  issueNumber: number | undefined;
+  log: { warning(message: string): void };
+  minIntervalMs?: number;
+  now?: () => number;
+}
+
+export const NO_WORK: Work = { todos: [] };
+
+const TODO_LIMIT = 50;
+const TODO_CHARS = 200;
+
+// ---- From events to state ---------------------------------------------------------------------
+
+function isTodo(value: unknown): value is Todo {
+  if (value === null || typeof value !== "object") return false;
+  const { content, status } = value as Record<string, unknown>;
+  return (
+    typeof content === "string" &&
+    (status === "pending" || status === "in_progress" || status === "completed")
+  );
+}
+
+/** The work after one more loop event: the todo list the agent set, what it does now, its cost. */
+export function progressFromEvent(work: Work, event: LoopEvent): Work {
+  switch (event.type) {
+    case "turn_start":
+      return { ...work, activity: `waiting for the model (turn ${event.turn})` };
+    case "tool_start":
+      return { ...work, activity: codeSpan(describeCall(event.call)) };
+    case "tool_end": {
+      // Only a list the tool accepted is the agent's list; a refused one changed nothing.
+      if (event.call.name !== todoWriteTool.name || event.outcome.isError) return work;
+      const todos = callArguments(event.call)?.todos;
+      return Array.isArray(todos) ? { ...work, todos: todos.filter(isTodo) } : work;
+    }
+    case "usage":
+      return {
+        ...work,
+        totals: { turns: event.turn, usage: event.totalUsage, cost: event.totalCost },
+      };
+    case "compaction":
+      return { ...work, activity: "compacting the conversation into a handoff note" };
+    case "assistant":
+    case "context":
+    case "stop":
+      return work;
+  }
+}
+
+// ---- Rendering --------------------------------------------------------------------------------
+
+function checklist(todos: readonly Todo[]): string {
+  const items = todos.slice(0, TODO_LIMIT).map(({ content, status }) => {
+    const text = quotedLine(content, TODO_CHARS);
+    if (status === "completed") return `- [x] ${text}`;
+    if (status === "in_progress") return `- [ ] **${text}** ← in progress`;
+    return `- [ ] ${text}`;
+  });
+  if (todos.length > TODO_LIMIT) items.push(`- … and ${todos.length - TODO_LIMIT} more`);
+  return items.join("\n");
+}
+
+function summaryBlock(title: string, summary: string): string | undefined {
+  return summary.trim() === "" ? undefined : `${title}\n\n${quotedMarkdown(summary)}`;
+}
+
+/** The part of the comment that depends on how far the run got. */
+function phaseBlocks(state: ProgressState): (string | undefined)[] {
+  switch (state.phase) {
+    case "working":
+      return [`Now: ${state.activity ?? "getting started"}`];
+    case "done":
+      return [`Pull request: ${pullLink(state.pull)}`, summaryBlock("**Summary**", state.summary)];
+    case "stopped":
+      return [
+        `Stopped early: ${STOP_CAUSES[state.stopReason]}. ${
+          state.pull === undefined
+            ? "Nothing had been changed yet."
+            : `The work so far is in ${pullLink(state.pull)}.`
+        } ${continueSentence()}`,
+        summaryBlock("**Where it got to**", state.summary),
+      ];
+    case "no-changes":
+      return [
+        "The agent finished without changing any file, so there is no pull request.",
+        summaryBlock("**Its answer, which may say why**", state.summary) ?? "It gave no reason.",
+      ];
+    case "failed":
+      return [
+        `**Error:** ${quotedLine(state.error, SENTENCE_LIMIT)}`,
+        state.pull === undefined ? undefined : `The work so far is in ${pullLink(state.pull)}.`,
+        `What to do: the [workflow run](${state.runUrl})'s log has the details. Once the cause is fixed, reply \`/agent continue\` to try again from where it stopped.`,
+      ];
+    case "refused":
+      return [quotedLine(state.reason, SENTENCE_LIMIT)];
+  }
+}
+
+/** The comment's Markdown for a state; the marker comes first, so later runs know it as ours. */
+export function renderProgress(state: ProgressState): string {
+  const totals =
+    state.totals === undefined
+      ? undefined
+      : `${formatTotals(state.totals)}${state.phase === "working" ? " (so far)" : ""}`;
+  const blocks = [
+    PITCREW_COMMENT_MARKER,
+    `### ${HEADLINES[state.phase]}`,
+    `${requestLine(state.task)}.`,
+    ...phaseBlocks(state),
+    state.todos.length === 0 ? undefined : checklist(state.todos),
+    [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
+  ];
+  return blocks.filter((block) => block !== undefined).join("\n\n");
+}
+
+// ---- The comment on GitHub --------------------------------------------------------------------
+
+/**
+ * The progress comment of one run. Edits are throttled by coalescing, not queued: while one is
+ * waiting for its turn, a newer state replaces it, so a busy agent costs one edit per interval and
+ * the comment always ends on the newest state.
+ */
+export function createProgressComment(options: ProgressCommentOptions): ProgressComment {
+  const { api, issueNumber, log } = options;
+  const interval = options.minIntervalMs ?? 3000;
+  const now = options.now ?? Date.now;
+  let commentId: number | undefined;
+  let lastEditAt = -Infinity;
+  let pending: ProgressState | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let editing: Promise<void> | undefined;
+  let finished = false;
+
+  const warn = (what: string, error: unknown): void =>
+    log.warning(`Could not ${what} the progress comment: ${describeError(error)}`);
+
+  const create = async (state: ProgressState): Promise<void> => {
+    if (issueNumber === undefined) return;
+    try {
+      commentId = (await api.createComment(issueNumber, renderProgress(state))).id;
+      lastEditAt = now();
+    } catch (error) {
+      warn("create", error);
+    }
+  };
+
+  const edit = async (id: number, state: ProgressState): Promise<void> => {
+    lastEditAt = now();
+    try {
+      await api.updateComment(id, renderProgress(state));
+    } catch (error) {
+      warn("update", error);
+    }
+  };
+
+  const send = async (): Promise<void> => {
+    timer = undefined;
+    const state = pending;
+    pending = undefined;
+    if (state === undefined || commentId === undefined || finished) return;
+    editing = edit(commentId, state);
+    await editing;
+    editing = undefined;
+    schedule();
+  };
+
+  const schedule = (): void => {
+    if (timer !== undefined || editing !== undefined || pending === undefined || finished) return;
+    const wait = lastEditAt + interval - now();
+    if (wait <= 0) void send();
+    else timer = setTimeout(() => void send(), wait);
+  };
+
+  return {
+    get commentId() {
+      return commentId;
+    },
+    start: async (state) => {
+      if (commentId === undefined) await create(state);
+    },
+    update: (state) => {
+      if (finished || commentId === undefined) return;
+      pending = state;
+      schedule();
+    },
+    finish: async (state) => {
+      finished = true;
+      pending = undefined;
+      clearTimeout(timer);
+      timer = undefined;
+      // An edit under way lands first, so the final state is the last one written.
+      await editing;
+      if (commentId === undefined) await create(state);
+      else await edit(commentId, state);
+    },
+  };
+}

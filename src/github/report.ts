@@ -1,0 +1,399 @@
+/**
+ * What a run tells people besides the progress comment: the pull request's title and body, the job
+ * summary, the action's outputs, and the tally of tool calls behind them. Also the text rules they
+ * all share, so that the model's (or anyone's) words cannot break the page they land on. Creating
+ * or updating the pull request itself is not done here.
+ */
+import * as core from "@actions/core";
+import type { LoopEvent, StopReason } from "../agent/loop.ts";
+import { STOP_CAUSES, formatTotals, totalTokens } from "../agent/describe.ts";
+import type { Totals } from "../agent/describe.ts";
+import { describeError } from "../errors.ts";
+import { todoWriteTool } from "../agent/tools/todo-write.ts";
+import type { Task } from "../triggers/task.ts";
+import { PITCREW_COMMENT_MARKER } from "./api.ts";
+import type { FinalPhase, FinalState, Phase, PullLink } from "./progress.ts";
+
+/** The action's `conclusion` output. `skipped`: the event asked nothing of pitcrew. */
+export type Conclusion = "success" | "stopped" | "no-changes" | "failure" | "refused" | "skipped";
+
+/** One tool's calls in a run. */
+export interface ToolCount {
+  name: string;
+  calls: number;
+  failures: number;
+  totalMs: number;
+}
+
+/** Every tool the model called, in the order of first use. */
+export type ToolTally = readonly ToolCount[];
+
+export interface PullRequestFacts {
+  task: Task;
+  /** The issue's (or PR's) title on an issue or PR thread. */
+  issueTitle?: string;
+  /** The model's final answer: what was wrong, what changed, how it was checked. */
+  summary: string;
+  stopReason: StopReason;
+  /** `git diff --stat` of the branch against its base. */
+  diffstat: string;
+  runUrl: string;
+  totals: Totals;
+}
+
+export type JobReport = FinalState & {
+  tally: ToolTally;
+  /** The thread's branch, when it was pushed. */
+  branch?: string;
+};
+
+export interface ActionOutputs {
+  conclusion: Conclusion;
+  pull?: PullLink;
+  branch?: string;
+  totals?: Totals;
+}
+
+/** The most of the model's summary any page shows; GitHub refuses bodies over 65,536 characters. */
+export const SUMMARY_LIMIT = 8000;
+/** The most of an error's or a refusal's sentence shown. */
+export const SENTENCE_LIMIT = 1000;
+const TITLE_LIMIT = 72;
+
+/** The first line of every report, per phase. */
+export const HEADLINES: Record<Phase, string> = {
+  working: "pitcrew is working on it",
+  done: "pitcrew finished",
+  stopped: "pitcrew stopped early",
+  "no-changes": "pitcrew finished without changing anything",
+  failed: "pitcrew failed",
+  refused: "pitcrew did not start",
+};
+
+const CONCLUSIONS: Record<FinalPhase, Conclusion> = {
+  done: "success",
+  stopped: "stopped",
+  "no-changes": "no-changes",
+  failed: "failure",
+  refused: "refused",
+};
+
+export function conclusionOf(phase: FinalPhase): Conclusion {
+  return CONCLUSIONS[phase];
+}
+
+// ---- Text rules -------------------------------------------------------------------------------
+
+/**
+ * Outside code, `<` becomes `&lt;` (which Markdown still shows as `<`): an unclosed `<!--` or
+ * `<details>` would otherwise swallow the rest of the page. `@name` gets a zero-width space after
+ * the `@`, so quoting a name never notifies anyone.
+ */
+function defuse(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/(^|\W)@(?=[A-Za-z0-9])/g, "$1@\u200b");
+}
+
+/** `defuse` applied to a line's text outside its inline code spans. */
+function defuseOutsideCode(line: string): string {
+  let out = "";
+  let at = 0;
+  while (at < line.length) {
+    const open = line.indexOf("`", at);
+    if (open === -1) break;
+    let end = open;
+    while (line[end] === "`") end += 1;
+    const ticks = end - open;
+    const close = closingRun(line, end, ticks);
+    out += defuse(line.slice(at, open));
+    if (close === -1) {
+      out += line.slice(open, end);
+      at = end;
+    } else {
+      out += line.slice(open, close + ticks);
+      at = close + ticks;
+    }
+  }
+  return out + defuse(line.slice(at));
+}
+
+/** Where the next run of exactly `ticks` backticks starts, from `from` on; -1 if none. */
+function closingRun(line: string, from: number, ticks: number): number {
+  for (let at = line.indexOf("`", from); at !== -1; at = line.indexOf("`", at)) {
+    let end = at;
+    while (line[end] === "`") end += 1;
+    if (end - at === ticks) return at;
+    at = end;
+  }
+  return -1;
+}
+
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const lineEnd = text.lastIndexOf("\n", limit);
+  const kept = text.slice(0, lineEnd > limit / 2 ? lineEnd : limit).trimEnd();
+  return `${kept}\n\n… (${(text.length - kept.length).toLocaleString("en-US")} more characters cut)`;
+}
+
+/**
+ * Markdown someone else wrote (the model's summary), made safe to embed: at most `limit`
+ * characters, raw HTML and mentions defused outside code, and a code fence it left open closed, so
+ * what follows it still renders as written.
+ */
+export function quotedMarkdown(text: string, limit = SUMMARY_LIMIT): string {
+  const out: string[] = [];
+  let fence: { char: string; length: number } | null = null;
+  for (const line of cut(text.replace(/\r\n?/g, "\n").trim(), limit).split("\n")) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    const char = marker?.[0];
+    if (fence === null) {
+      // A backtick fence's info string has no backticks; with one, the line is inline code.
+      const opens =
+        marker !== undefined &&
+        !(char === "`" && line.slice(line.indexOf(marker) + marker.length).includes("`"));
+      if (marker !== undefined && char !== undefined && opens)
+        fence = { char, length: marker.length };
+      out.push(opens ? line : defuseOutsideCode(line));
+      continue;
+    }
+    if (
+      marker !== undefined &&
+      char === fence.char &&
+      marker.length >= fence.length &&
+      line.trim() === marker
+    )
+      fence = null;
+    out.push(line);
+  }
+  if (fence !== null) out.push(fence.char.repeat(fence.length));
+  return out.join("\n");
+}
+
+/** Someone else's words on one line: whitespace collapsed, at most `limit` characters, defused. */
+export function quotedLine(text: string, limit = 120): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return defuseOutsideCode(line.length > limit ? `${line.slice(0, limit - 1)}…` : line);
+}
+
+/** Inline code that survives backticks in the text. */
+export function codeSpan(text: string): string {
+  const line = text.replace(/\s+/g, " ");
+  const ticks = "`".repeat(longestRun(line, "`") + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${line}${pad}${ticks}`;
+}
+
+/** A fenced block that survives fences in the text. */
+export function codeBlock(text: string): string {
+  const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1));
+  return `${fence}text\n${text.replace(/\s+$/, "")}\n${fence}`;
+}
+
+function longestRun(text: string, char: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === char ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+/** How to go on after an early stop; `where` names the thread when the text is not on it. */
+export function continueSentence(where?: string): string {
+  return `Reply \`/agent continue\`${where === undefined ? "" : ` on ${where}`} to go on from here.`;
+}
+
+/** `[#34](url) (draft)` */
+export function pullLink(pull: PullLink): string {
+  return `[#${pull.number}](${pull.url})${pull.draft ? " (draft)" : ""}`;
+}
+
+/** What was asked, as people would have typed it: `/agent fix`, `/agent continue`, … */
+export function requestWords(task: Pick<Task, "kind">): string {
+  switch (task.kind) {
+    case "fix":
+      return "/agent fix";
+    case "continue":
+      return "/agent continue";
+    case "instruction":
+      return "/agent";
+    case "dispatch":
+      return "a workflow dispatch";
+  }
+}
+
+/** `@alice asked for `/agent fix`: “the words after it”` */
+export function requestLine(task: Pick<Task, "kind" | "instruction" | "requester">): string {
+  const words = requestWords(task);
+  const asked = task.kind === "dispatch" ? words : codeSpan(words);
+  const instruction = task.instruction.trim();
+  return `@${task.requester.login} asked for ${asked}${instruction === "" ? "" : `: “${quotedLine(instruction)}”`}`;
+}
+
+// ---- Pull request -----------------------------------------------------------------------------
+
+function firstLine(text: string): string {
+  return (text.split("\n").find((line) => line.trim() !== "") ?? "").trim();
+}
+
+function shortTitle(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line.length <= TITLE_LIMIT) return line;
+  const space = line.lastIndexOf(" ", TITLE_LIMIT - 1);
+  return `${line.slice(0, space > TITLE_LIMIT / 2 ? space : TITLE_LIMIT - 1)}…`;
+}
+
+/** Where the thread is, for "Fixes #12" and "reply on #12". */
+function threadRef(task: Pick<Task, "thread">): string | undefined {
+  return task.thread.kind === "dispatch" ? undefined : `#${task.thread.number}`;
+}
+
+/**
+ * The pull request's title and body. The title is the issue's for `fix` and otherwise the
+ * instruction's first line; the body leads with the model's summary, then the changes, the issue
+ * link (`Fixes` only when the work is done: an early stop is `Part of` and says it is unfinished),
+ * who asked, the run and what it cost.
+ */
+export function pullRequestText(facts: PullRequestFacts): { title: string; body: string } {
+  const { task, stopReason } = facts;
+  const instruction = firstLine(task.instruction);
+  const source =
+    task.kind === "fix"
+      ? (facts.issueTitle ?? instruction)
+      : instruction === ""
+        ? facts.issueTitle
+        : instruction;
+  const title = shortTitle(
+    source === undefined || source.trim() === "" ? `pitcrew: ${task.threadKey}` : source,
+  );
+
+  const ref = threadRef(task);
+  const done = stopReason === "done";
+  const sections = [PITCREW_COMMENT_MARKER];
+  if (!done) {
+    sections.push(
+      `> [!WARNING]\n> **Unfinished:** pitcrew stopped early (${STOP_CAUSES[stopReason]}); this draft holds the work so far. ${continueSentence(ref)}`,
+    );
+  }
+  sections.push(
+    facts.summary.trim() === "" ? "_The agent left no summary._" : quotedMarkdown(facts.summary),
+  );
+  if (facts.diffstat.trim() !== "") sections.push(`### Changes\n\n${codeBlock(facts.diffstat)}`);
+  if (task.thread.kind === "issue") sections.push(`${done ? "Fixes" : "Part of"} ${ref}`);
+  if (task.thread.kind === "pr") sections.push(`For ${ref}`);
+  sections.push(
+    `---\n${requestLine(task)} · [workflow run](${facts.runUrl})\n\n${formatTotals(facts.totals)}`,
+  );
+  return { title, body: sections.join("\n\n") };
+}
+
+// ---- Tool tally -------------------------------------------------------------------------------
+
+/** The tally after one more loop event: each finished tool call counts, with its time. */
+export function tallyToolCall(tally: ToolTally, event: LoopEvent): ToolTally {
+  if (event.type !== "tool_end") return tally;
+  const name = event.call.name;
+  const failed = event.outcome.isError ? 1 : 0;
+  const known = tally.some((count) => count.name === name);
+  const counted = known ? tally : [...tally, { name, calls: 0, failures: 0, totalMs: 0 }];
+  return counted.map((count) =>
+    count.name === name
+      ? {
+          name,
+          calls: count.calls + 1,
+          failures: count.failures + failed,
+          totalMs: count.totalMs + event.durationMs,
+        }
+      : count,
+  );
+}
+
+/**
+ * Whether the agent never managed to touch the workspace: it made calls, and every one failed.
+ * The todo list is left out (it runs without the sandbox, so it succeeds even when nothing else
+ * can). A run like that changed nothing, but "no changes" would be a lie: it is a failure.
+ */
+export function allToolCallsFailed(tally: ToolTally): boolean {
+  const workspace = tally.filter((count) => count.name !== todoWriteTool.name);
+  return workspace.length > 0 && workspace.every((count) => count.failures === count.calls);
+}
+
+// ---- Job summary and outputs ------------------------------------------------------------------
+
+/** The facts as a Markdown list: what was asked, how it ended, where the work is, what it cost. */
+function factsOf(report: JobReport): string {
+  const facts = [requestLine(report.task), `Conclusion: \`${conclusionOf(report.phase)}\``];
+  const pull =
+    report.phase === "done" || report.phase === "stopped" || report.phase === "failed"
+      ? report.pull
+      : undefined;
+  if (pull !== undefined) facts.push(`Pull request: ${pullLink(pull)}`);
+  if (report.branch !== undefined) facts.push(`Branch: ${codeSpan(report.branch)}`);
+  if (report.phase === "stopped")
+    facts.push(
+      `Stopped: ${STOP_CAUSES[report.stopReason]}. ${continueSentence(threadRef(report.task))}`,
+    );
+  if (report.phase === "failed") facts.push(`Error: ${quotedLine(report.error, SENTENCE_LIMIT)}`);
+  if (report.phase === "refused")
+    facts.push(`Refused: ${quotedLine(report.reason, SENTENCE_LIMIT)}`);
+  if (report.totals !== undefined) facts.push(formatTotals(report.totals));
+  return facts.map((fact) => `- ${fact}`).join("\n");
+}
+
+/**
+ * The job summary on the run's page: a heading, the facts, the model's summary and a table of the
+ * tool calls. It is a view of the run: a failure to write it is a warning, never a failed run.
+ */
+export async function writeJobSummary(
+  report: JobReport,
+  log: { warning(message: string): void },
+): Promise<void> {
+  const summary = core.summary
+    .addHeading(HEADLINES[report.phase], 2)
+    .addRaw(`\n${factsOf(report)}\n`, true);
+  const said =
+    report.phase === "done" || report.phase === "stopped" || report.phase === "no-changes"
+      ? report.summary
+      : "";
+  if (said.trim() !== "")
+    summary.addHeading("Summary", 3).addRaw(`\n${quotedMarkdown(said)}\n`, true);
+  if (report.tally.length > 0) {
+    const header = ["Tool", "Calls", "Failed", "Time"].map((data) => ({ data, header: true }));
+    const rows = report.tally.map((count) => [
+      `<code>${escapeHtml(count.name)}</code>`,
+      String(count.calls),
+      String(count.failures),
+      `${(count.totalMs / 1000).toFixed(1)} s`,
+    ]);
+    summary.addHeading("Tool calls", 3).addTable([header, ...rows]);
+  }
+  try {
+    await summary.write();
+  } catch (error) {
+    summary.emptyBuffer();
+    log.warning(`Could not write the job summary: ${describeError(error)}`);
+  }
+}
+
+/**
+ * The action's outputs, all of them every time (empty or zero when there is nothing to say), so a
+ * later step can read them without checking which exist.
+ */
+export function setOutputs(outputs: ActionOutputs): void {
+  const { pull, totals } = outputs;
+  core.setOutput("conclusion", outputs.conclusion);
+  core.setOutput("pr-url", pull?.url ?? "");
+  core.setOutput("pr-number", pull === undefined ? "" : String(pull.number));
+  core.setOutput("branch", outputs.branch ?? "");
+  core.setOutput("turns", String(totals?.turns ?? 0));
+  core.setOutput("tokens", String(totals === undefined ? 0 : totalTokens(totals.usage)));
+  core.setOutput("cost", (totals?.cost ?? 0).toFixed(4));
+}

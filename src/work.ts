@@ -1,0 +1,244 @@
+/**
+ * One task, from an authorised request to a pull request: the pipeline the action runs after the
+ * event has become a `Task`. It owns the order of effects and what people see at each step — the
+ * 👀 reaction, the progress comment, the branch, the sandboxed session, the secret-checked push,
+ * the PR, the job summary — and makes sure every way out (done, a limit, an error, a refusal)
+ * ends with a truthful comment and the outputs set.
+ */
+import { describeError } from "./errors.ts";
+import { createModelClient } from "./agent/model.ts";
+import { SYSTEM_PROMPT, dispatchTaskPrompt, threadTaskPrompt } from "./agent/prompt.ts";
+import { runSession } from "./agent/session.ts";
+import type { SessionResult } from "./agent/session.ts";
+import type { Config } from "./config/config.ts";
+import type { GitHubApi, PullInfo } from "./github/api.ts";
+import { prepareThreadBranch } from "./github/branch.ts";
+import type { PreparedBranch } from "./github/branch.ts";
+import { publish } from "./github/publish.ts";
+import { knownSecrets } from "./github/secret-scan.ts";
+import { NO_WORK, createProgressComment, progressFromEvent } from "./github/progress.ts";
+import type { Ending, FinalState, PullLink, Work } from "./github/progress.ts";
+import {
+  allToolCallsFailed,
+  conclusionOf,
+  pullRequestText,
+  setOutputs,
+  tallyToolCall,
+  writeJobSummary,
+} from "./github/report.ts";
+import type { Conclusion, ToolTally } from "./github/report.ts";
+import { authorize } from "./triggers/authorize.ts";
+import type { Task } from "./triggers/task.ts";
+import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
+
+export interface WorkOptions {
+  task: Task;
+  config: Config;
+  api: GitHubApi;
+  workspace: string;
+  runUrl: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  log: { info(message: string): void; warning(message: string): void };
+}
+
+export interface WorkOutcome {
+  conclusion: Conclusion;
+  /** Set when the run failed: the named error's sentence. */
+  error?: string;
+}
+
+/** The branch of a thread: one per issue, PR or dispatched run, so re-runs update it. */
+export function threadBranch(task: Task, prefix: string): string {
+  const { thread } = task;
+  if (thread.kind === "issue") return `${prefix}issue-${thread.number}`;
+  if (thread.kind === "pr") return `${prefix}pr-${thread.number}`;
+  return `${prefix}task-${thread.runId}`;
+}
+
+function issueNumberOf(task: Task): number | undefined {
+  return task.thread.kind === "dispatch" ? undefined : task.thread.number;
+}
+
+function linkOf(pull: PullInfo): PullLink {
+  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft };
+}
+
+export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
+  const { task, config, api, log } = options;
+  const comment = createProgressComment({ api, issueNumber: issueNumberOf(task), log });
+  const frame = { task, runUrl: options.runUrl };
+  let work: Work = NO_WORK;
+  let tally: ToolTally = [];
+  /** Set once the branch is pushed: an output even when opening the PR fails after. */
+  let branch: string | undefined;
+
+  const end = async (ending: Ending): Promise<WorkOutcome> => {
+    const state: FinalState = { ...frame, ...work, ...ending };
+    await comment.finish(state);
+    await writeJobSummary({ ...state, tally, branch }, log);
+    const conclusion = conclusionOf(ending.phase);
+    setOutputs({
+      conclusion,
+      pull: ending.phase === "refused" || ending.phase === "no-changes" ? undefined : ending.pull,
+      branch,
+      totals: work.totals,
+    });
+    return ending.phase === "failed" ? { conclusion, error: ending.error } : { conclusion };
+  };
+
+  try {
+    const access = await authorize(task, api, { allowedBots: config.allowedBots });
+    if (!access.allowed) {
+      log.warning(`refused (${access.code}): ${access.reply}`);
+      return await end({ phase: "refused", reason: access.reply });
+    }
+    if (task.comment) {
+      await api
+        .react(task.comment.id, "eyes")
+        .catch((error: unknown) => log.warning(`could not react: ${describeError(error)}`));
+    }
+    await comment.start({ ...frame, ...work, phase: "working" });
+
+    // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
+    const base = access.pull ? access.pull.head.ref : task.repository.defaultBranch;
+    const prepared = await prepareThreadBranch({
+      workspace: options.workspace,
+      branch: threadBranch(task, config.branchPrefix),
+      base,
+      token: config.githubToken,
+    });
+    log.info(
+      `${prepared.reused ? "continuing" : "starting"} branch ${prepared.branch} from ${base} at ${prepared.startSha.slice(0, 12)}`,
+    );
+
+    const issue = task.thread.kind === "dispatch" ? undefined : await api.issue(task.thread.number);
+    const prompt =
+      issue === undefined
+        ? dispatchTaskPrompt({ task, repositoryInstructions: config.instructions })
+        : threadTaskPrompt({
+            task,
+            issue,
+            comments: await api.comments(issue.number),
+            pull: access.pull,
+            repositoryInstructions: config.instructions,
+          });
+    const result = await runSession({
+      workspace: options.workspace,
+      sandbox: {
+        ...DEFAULT_SETTINGS,
+        backend: config.sandbox,
+        timeoutMs: config.commandTimeoutSeconds * 1000,
+      },
+      model: createModelClient({
+        apiKey: config.apiKey,
+        model: config.model,
+        baseUrl: config.baseUrl,
+      }),
+      messages: [
+        { role: "system", content: SYSTEM_PROMPT },
+        { role: "user", content: prompt },
+      ],
+      limits: {
+        maxTurns: config.maxTurns,
+        timeBudgetMs: config.timeBudgetMinutes * 60_000,
+        costBudget: config.costBudget,
+        tokenBudget: config.tokenBudget,
+      },
+      window: { window: config.contextWindow },
+      deny: config.deny,
+      promptCacheKey: `pitcrew-${task.repository.owner}-${task.repository.repo}-${task.threadKey}`,
+      env: options.env,
+      signal: options.signal,
+      log,
+      onEvent: (event) => {
+        work = progressFromEvent(work, event);
+        tally = tallyToolCall(tally, event);
+        comment.update({ ...frame, ...work, phase: "working" });
+      },
+    });
+    work = { ...work, activity: undefined, totals: result };
+
+    const ending = await deliver(options, prepared, result, issue?.title, tally, (pushed) => {
+      branch = pushed;
+    });
+    return await end(ending);
+  } catch (error) {
+    return await end({ phase: "failed", error: describeError(error) });
+  }
+}
+
+/**
+ * After the session: commit and push what the agent left (also after an early stop — nothing paid
+ * for is thrown away), then open or update the thread's PR; a draft when the work is unfinished.
+ */
+async function deliver(
+  options: WorkOptions,
+  prepared: PreparedBranch,
+  result: SessionResult,
+  issueTitle: string | undefined,
+  tally: ToolTally,
+  onPushed: (branch: string) => void,
+): Promise<Ending> {
+  const { task, config, api } = options;
+  const text = (diffstat: string): { title: string; body: string } =>
+    pullRequestText({
+      task,
+      issueTitle,
+      summary: result.summary,
+      stopReason: result.stopReason,
+      diffstat,
+      runUrl: options.runUrl,
+      totals: result,
+    });
+  const planned = text("");
+  const published = await publish({
+    workspace: options.workspace,
+    branch: prepared.branch,
+    base: prepared.base,
+    startSha: prepared.startSha,
+    message: `${planned.title}\n\n${result.summary}`.trim(),
+    coAuthor: task.requester,
+    token: config.githubToken,
+    secrets: knownSecrets(options.env, [config.apiKey, config.githubToken]),
+    texts: [{ source: "the pull request description", text: planned.body }],
+    allowWorkflowChanges: config.allowWorkflowChanges,
+  });
+  for (const note of published.notes) options.log.info(note);
+  if (published.outcome === "pushed") onPushed(prepared.branch);
+
+  if (published.outcome === "no-changes") {
+    if (result.stopReason === "model_error") {
+      return { phase: "failed", error: describeError(result.error) };
+    }
+    if (allToolCallsFailed(tally)) {
+      return {
+        phase: "failed",
+        error:
+          "every tool call failed, so the agent could not work on the repository (see the job log for each call's error); this is a failure, not an absence of changes",
+      };
+    }
+    if (result.stopReason !== "done") {
+      return { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
+    }
+    return { phase: "no-changes", summary: result.summary };
+  }
+
+  const final = text(published.diffstat);
+  const existing = await api.findOpenPull(prepared.branch, prepared.base);
+  const finished = result.stopReason === "done";
+  const pull = linkOf(
+    existing
+      ? await api.updatePull(existing.number, final)
+      : await api.createPull({
+          ...final,
+          head: prepared.branch,
+          base: prepared.base,
+          draft: config.draft || !finished,
+        }),
+  );
+  if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
+  if (result.stopReason === "model_error")
+    return { phase: "failed", error: describeError(result.error), pull };
+  return { phase: "stopped", stopReason: result.stopReason, summary: result.summary, pull };
+}

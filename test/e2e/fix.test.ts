@@ -1,0 +1,382 @@
+/**
+ * `/agent fix` end to end with the built action: real webhook payloads, the fake GitHub API with a
+ * real bare repository behind git's smart HTTP, the scripted model, real bwrap. Each test reads
+ * what a person would see afterwards: the pull request, the branch's diff, the progress comment,
+ * the reaction, the outputs and the job summary.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
+import { needsBwrap } from "../support/bwrap.ts";
+import { BUGGY_LINE, FIXED_LINE, fixtureGit } from "../support/fixture-repo.ts";
+import { callTools, say } from "../support/model-server.ts";
+import type { Script } from "../support/model-server.ts";
+import { issueCommentPayload } from "../support/payloads.ts";
+import { API_KEY, createWorld, runAction } from "./harness.ts";
+import type { World } from "./harness.ts";
+
+const worlds: World[] = [];
+after(async () => {
+  for (const world of worlds) await world.close();
+});
+
+const args = (value: unknown): string => JSON.stringify(value);
+const FIX: Script = [
+  callTools([
+    {
+      name: "todo_write",
+      arguments: args({
+        todos: [
+          { content: "Reproduce the failing test", status: "completed" },
+          { content: "Fix add()", status: "in_progress" },
+        ],
+      }),
+    },
+    { name: "bash", arguments: args({ command: "npm test --silent" }) },
+  ]),
+  callTools([
+    {
+      name: "edit",
+      arguments: args({ path: "calc.js", old_string: BUGGY_LINE, new_string: FIXED_LINE }),
+    },
+  ]),
+  callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
+  say("add() subtracted instead of adding. Fixed calc.js; npm test passes."),
+];
+
+const REQUESTER = { login: "octocat", id: 583231, type: "User" };
+
+async function world(script: Script, prepare?: (repo: string) => void): Promise<World> {
+  const made = await createWorld(script, prepare);
+  worlds.push(made);
+  made.github.addUser(REQUESTER);
+  made.github.setPermission(REQUESTER.login, "write");
+  made.github.addIssue({
+    number: 1,
+    title: "add() returns the wrong sum",
+    body: "calc.test.js fails: add(2, 3) should be 5.",
+    user: "octocat",
+  });
+  return made;
+}
+
+/** A real `issue_comment.created` example, pointed at the fake's issue and a comment it holds. */
+function commentEvent(
+  made: World,
+  body: string,
+  options: {
+    user?: typeof REQUESTER;
+    action?: "created" | "edited";
+    onPullRequest?: boolean;
+    issue?: number;
+  } = {},
+): unknown {
+  const user = options.user ?? REQUESTER;
+  const issue = options.issue ?? 1;
+  const comment = made.github.addComment(issue, { body, user: user.login });
+  const payload = issueCommentPayload({
+    body,
+    user,
+    action: options.action,
+    onPullRequest: options.onPullRequest,
+    association: "COLLABORATOR",
+  });
+  payload.comment.id = comment.id;
+  payload.issue.number = issue;
+  payload.repository.default_branch = "main";
+  return payload;
+}
+
+function originBranches(made: World): string[] {
+  return execFileSync(
+    "git",
+    ["-C", made.origin, "for-each-ref", "--format=%(refname:short)", "refs/heads"],
+    {
+      encoding: "utf8",
+    },
+  )
+    .split("\n")
+    .filter(Boolean);
+}
+
+function progressComment(made: World, issue = 1): string {
+  const ours = made.github.comments(issue).filter((c) => c.body.startsWith(PITCREW_COMMENT_MARKER));
+  assert.equal(ours.length, 1, "one progress comment, edited in place");
+  return ours[0]?.body ?? "";
+}
+
+describe("/agent fix with the built action", needsBwrap(), () => {
+  test("opens a PR with the fix, tells the truth in the comment, writes the outputs", async () => {
+    const made = await world(FIX);
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix please keep it small"),
+    });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+
+    const pulls = made.github.pulls();
+    assert.equal(pulls.length, 1);
+    const pull = pulls[0];
+    assert.equal(pull?.head.ref, "pitcrew/issue-1");
+    assert.equal(pull?.base.ref, "main");
+    assert.equal(pull?.draft, false);
+    assert.match(pull?.body ?? "", /Fixes #1/);
+    assert.match(pull?.body ?? "", /add\(\) subtracted instead of adding/);
+
+    const diff = execFileSync("git", ["-C", made.origin, "diff", "main", "pitcrew/issue-1"], {
+      encoding: "utf8",
+    });
+    assert.ok(diff.includes(`-${BUGGY_LINE}\n+${FIXED_LINE}`), diff);
+    const commit = execFileSync(
+      "git",
+      ["-C", made.origin, "log", "-1", "--format=%an%n%B", "pitcrew/issue-1"],
+      {
+        encoding: "utf8",
+      },
+    );
+    assert.match(commit, /^github-actions\[bot\]/);
+    assert.match(commit, /Co-authored-by: octocat <583231\+octocat@users\.noreply\.github\.com>/);
+
+    const trigger = made.github.comments(1).find((c) => c.body.startsWith("/agent fix"));
+    assert.deepEqual(
+      made.github.reactions(trigger?.id ?? 0).map((r) => r.content),
+      ["eyes"],
+    );
+    const body = progressComment(made);
+    assert.match(body, /add\(\) subtracted instead of adding/);
+    const pullUrl = `https://github.com/Codertocat/Hello-World/pull/${pull?.number}`;
+    assert.ok(body.includes(pullUrl), body);
+    assert.match(body, /- \[x\] Reproduce the failing test/);
+    assert.match(body, /\$\d+\.\d{4}/);
+    assert.match(body, /https:\/\/github\.com\/Codertocat\/Hello-World\/actions\/runs\/1001/);
+
+    assert.equal(run.outputs.conclusion, "success");
+    assert.equal(run.outputs.branch, "pitcrew/issue-1");
+    assert.equal(run.outputs["pr-number"], String(pull?.number));
+    assert.equal(run.outputs["pr-url"], pullUrl);
+    assert.equal(run.outputs.turns, "4");
+    assert.ok(Number(run.outputs.tokens) > 0);
+    assert.match(run.outputs.cost ?? "", /^\d+\.\d+$/);
+    assert.match(run.summary, /bash/);
+    assert.match(run.summary, /edit/);
+
+    // The model saw the issue fenced and labelled, and never the credentials.
+    const first = made.model.requests[0]?.raw ?? "";
+    assert.match(first, /add\(\) returns the wrong sum/);
+    assert.match(first, /@octocat/);
+    assert.ok(!first.includes(API_KEY));
+  });
+
+  test("a re-run for the same issue updates the same branch and PR", async () => {
+    const again: Script = [
+      ...FIX,
+      callTools([
+        { name: "write", arguments: args({ path: "NOTES.md", content: "add() checked\n" }) },
+      ]),
+      say("Added a note."),
+    ];
+    const made = await world(again);
+    const first = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+    });
+    assert.equal(first.code, 0, first.stderr);
+    const second = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent also add a note"),
+      runId: "1002",
+    });
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+    assert.equal(made.github.pulls().length, 1, "the same PR");
+    assert.equal(second.outputs["pr-number"], first.outputs["pr-number"]);
+    const files = execFileSync(
+      "git",
+      ["-C", made.origin, "ls-tree", "--name-only", "pitcrew/issue-1"],
+      {
+        encoding: "utf8",
+      },
+    );
+    assert.match(files, /NOTES\.md/);
+    const log = execFileSync(
+      "git",
+      ["-C", made.origin, "log", "--format=%s", "main..pitcrew/issue-1"],
+      {
+        encoding: "utf8",
+      },
+    )
+      .trim()
+      .split("\n");
+    assert.equal(log.length, 2, "the second run's commit sits on top of the first");
+  });
+
+  test("someone without write access gets a short refusal and nothing changes", async () => {
+    const made = await world(FIX);
+    const stranger = { login: "passer-by", id: 777, type: "User" };
+    made.github.addUser(stranger);
+    made.github.setPermission(stranger.login, "read");
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix", { user: stranger }),
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.outputs.conclusion, "refused");
+    assert.equal(made.model.requests.length, 0);
+    assert.equal(made.github.pulls().length, 0);
+    assert.deepEqual(originBranches(made), ["main"]);
+    assert.match(progressComment(made), /write access/i);
+  });
+
+  test("a bot is refused unless listed by exact name", async () => {
+    const made = await world(FIX);
+    const bot = { login: "helper-bot[bot]", id: 888, type: "Bot" };
+    made.github.addUser(bot);
+    made.github.setPermission(bot.login, "write");
+    const refused = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix", { user: bot }),
+      inputs: { "allowed-bots": "helper-bot" },
+    });
+    assert.equal(refused.outputs.conclusion, "refused");
+    assert.equal(made.model.requests.length, 0);
+    const allowed = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix", { user: bot }),
+      inputs: { "allowed-bots": "helper-bot[bot]" },
+      runId: "1002",
+    });
+    assert.equal(allowed.outputs.conclusion, "success", allowed.stderr);
+  });
+
+  test("a pull request from a fork is refused with an explanation", async () => {
+    const made = await world(FIX);
+    made.github.addPull({
+      number: 2,
+      title: "Fork change",
+      body: "",
+      user: "octocat",
+      head: { ref: "patch-1", repoFullName: "someone/Hello-World" },
+      base: { ref: "main" },
+    });
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix", { onPullRequest: true, issue: 2 }),
+    });
+    assert.equal(run.outputs.conclusion, "refused");
+    assert.match(progressComment(made, 2), /fork/i);
+    assert.equal(made.model.requests.length, 0);
+  });
+
+  test("an edited comment is nothing to do: said in the log, exit 0", async () => {
+    const made = await world(FIX);
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix", { action: "edited" }),
+    });
+    assert.equal(run.code, 0);
+    assert.equal(run.outputs.conclusion, "skipped");
+    assert.match(run.stdout, /nothing to do: .*edited/);
+    const rest = made.github.requests.filter(
+      (request) => !request.path.endsWith(".git") && !request.path.includes(".git/"),
+    );
+    assert.deepEqual(rest, [], "GitHub's API was not even asked");
+  });
+
+  test("a malformed .github/pitcrew.yml fails naming key and line, before anything changes", async () => {
+    const made = await world(FIX, (repo) => {
+      mkdirSync(join(repo, ".github"), { recursive: true });
+      writeFileSync(join(repo, ".github", "pitcrew.yml"), "instructions: ok\nmax-turns: many\n");
+      fixtureGit(repo, "add", ".");
+      fixtureGit(repo, "commit", "-q", "-m", "config");
+    });
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+    });
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /config-invalid: .*pitcrew\.yml line 2: max-turns/);
+    assert.equal(run.outputs.conclusion, "failure");
+    assert.equal(made.model.requests.length, 0);
+    assert.deepEqual(originBranches(made), ["main"]);
+    assert.match(progressComment(made), /config-invalid/);
+  });
+
+  test("a diff holding the API key is never pushed, and the comment says which file", async () => {
+    const leak: Script = [
+      callTools([
+        {
+          name: "write",
+          arguments: args({ path: "config.js", content: `export const key = "${API_KEY}";\n` }),
+        },
+      ]),
+      say("Wrote the config."),
+    ];
+    const made = await world(leak);
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+    });
+    assert.equal(run.code, 1);
+    assert.equal(run.outputs.conclusion, "failure");
+    assert.deepEqual(originBranches(made), ["main"]);
+    assert.equal(made.github.pulls().length, 0);
+    const body = progressComment(made);
+    assert.match(body, /push-blocked-secret/);
+    assert.match(body, /config\.js/);
+    assert.ok(!body.includes(API_KEY));
+    // Only the runner's mask command may carry it (the runner then hides it in every log).
+    const logged = run.stdout.split("\n").filter((line) => !line.startsWith("::add-mask::"));
+    assert.ok(!logged.join("\n").includes(API_KEY), run.stdout);
+  });
+
+  test("GitHub failing with 502 on PR creation is retried; 422 not-permitted is named", async () => {
+    const made = await world(FIX);
+    made.github.fail({ method: "POST", path: /\/pulls$/, status: 502, times: 2 });
+    const retried = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+    });
+    assert.equal(retried.outputs.conclusion, "success", retried.stdout);
+    assert.equal(made.github.pulls().length, 1);
+
+    const refused = await world(FIX);
+    refused.github.fail({
+      method: "POST",
+      path: /\/pulls$/,
+      status: 422,
+      body: {
+        message: "Validation Failed",
+        errors: [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: "GitHub Actions is not permitted to create or approve pull requests.",
+          },
+        ],
+      },
+    });
+    const named = await runAction(refused, {
+      eventName: "issue_comment",
+      payload: commentEvent(refused, "/agent fix"),
+    });
+    assert.equal(named.outputs.conclusion, "failure");
+    assert.match(progressComment(refused), /github-pr-not-permitted/);
+    // The work is not lost: the branch was pushed before the PR was asked for.
+    assert.ok(originBranches(refused).includes("pitcrew/issue-1"));
+    assert.equal(named.outputs.branch, "pitcrew/issue-1");
+  });
+
+  test("a run stopped by the turn limit opens a draft PR and says how to continue", async () => {
+    const made = await world(FIX);
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+      inputs: { "max-turns": "2" },
+    });
+    assert.equal(run.outputs.conclusion, "stopped", run.stdout);
+    assert.equal(made.github.pulls()[0]?.draft, true);
+    assert.match(progressComment(made), /\/agent continue/);
+  });
+});

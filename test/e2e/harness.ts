@@ -1,0 +1,203 @@
+/**
+ * The built action, run as GitHub runs it: `node dist/index.js` in its own process with the
+ * runner's environment (INPUT_*, GITHUB_*, RUNNER_TEMP), against the fake GitHub API (git over
+ * smart HTTP included) and the scripted model server. A checkout made like actions/checkout's —
+ * a clone with the token persisted as an extra header — is the workspace.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
+import { startGitHubServer } from "../support/github-server.ts";
+import type { FakeGitHub } from "../support/github-server.ts";
+import { startModelServer } from "../support/model-server.ts";
+import type { ModelServer, Script } from "../support/model-server.ts";
+
+export const GITHUB_TOKEN = "ghs_e2eTokenAbcdefghijklmnopqrstuvwxyz0123";
+export const API_KEY = "sk-e2e-model-key-0123456789abcdef";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+let built: Promise<string> | undefined;
+
+/** Builds the action once per test process into a temporary dist/ (the committed one stays). */
+export function builtAction(): Promise<string> {
+  built ??= new Promise((resolve, reject) => {
+    const out = join(realpathSync(mkdtempSync(join(tmpdir(), "pitcrew-dist-"))), "dist");
+    execFile(process.execPath, ["scripts/build.mjs", out], { cwd: ROOT }, (error) => {
+      if (error) reject(new Error(`the build failed: ${error.message}`));
+      else resolve(join(out, "index.js"));
+    });
+  });
+  return built;
+}
+
+export interface World {
+  root: string;
+  github: FakeGitHub;
+  /** The bare repository behind the fake GitHub (what a push changes). */
+  origin: string;
+  model: ModelServer;
+  close(): Promise<void>;
+}
+
+/** The repository on "GitHub": the fixture project with a bug, as a bare repo behind the fake. */
+export async function createWorld(
+  script: Script,
+  prepare?: (repo: string) => void,
+): Promise<World> {
+  const fixture = createFixtureRepo("e2e");
+  prepare?.(fixture.repo);
+  const origin = join(fixture.root, "origin.git");
+  execFileSync("git", ["clone", "-q", "--bare", fixture.repo, origin]);
+  const github = await startGitHubServer({ token: GITHUB_TOKEN, bareRepo: origin });
+  const model = await startModelServer(script, { apiKey: API_KEY });
+  return {
+    root: fixture.root,
+    github,
+    origin,
+    model,
+    async close() {
+      await github.close();
+      await model.close();
+      rmSync(fixture.root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  workspace: string;
+}
+
+function basicHeader(token: string): string {
+  return `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
+}
+
+/**
+ * A checkout like actions/checkout leaves it: the default branch, the token persisted as an extra
+ * header for the server. Asynchronous: a synchronous git here would block the fake it talks to.
+ */
+export async function checkout(world: World, name: string): Promise<string> {
+  const workspace = join(world.root, name);
+  const header = `http.${world.github.url}/.extraheader`;
+  await cloneAsync([
+    "-c",
+    `${header}=${basicHeader(GITHUB_TOKEN)}`,
+    "clone",
+    "-q",
+    world.github.gitUrl,
+    workspace,
+  ]);
+  fixtureGit(workspace, "config", "--local", header, basicHeader(GITHUB_TOKEN));
+  return workspace;
+}
+
+function cloneAsync(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile("git", args, (error, _stdout, stderr) =>
+      error ? reject(new Error(`git ${args.join(" ")}: ${stderr}`)) : resolve(),
+    );
+  });
+}
+
+/** Parses the GITHUB_OUTPUT file @actions/core writes (`name<<delimiter` … `delimiter`). */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<]+)<<(.+)$/.exec(lines[i] ?? "");
+    if (!match) continue;
+    const [, name, delimiter] = match;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] ?? "");
+    outputs[name ?? ""] = value.join("\n");
+  }
+  return outputs;
+}
+
+export interface RunOptions {
+  eventName: string;
+  payload: unknown;
+  inputs?: Record<string, string>;
+  /** A workspace made by checkout(); a fresh one by default. */
+  workspace?: string;
+  runId?: string;
+  /** Called with the child process once started (to send it a signal). */
+  onSpawn?: (child: ReturnType<typeof execFile>) => void;
+}
+
+export async function runAction(world: World, options: RunOptions): Promise<ActionRun> {
+  const index = await builtAction();
+  const runId = options.runId ?? "1001";
+  const workspace = options.workspace ?? (await checkout(world, `workspace-${runId}`));
+  const runner = join(world.root, `runner-${runId}`);
+  const temp = join(runner, "temp");
+  const home = join(runner, "home");
+  mkdirSync(temp, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  const eventPath = join(runner, "event.json");
+  writeFileSync(eventPath, JSON.stringify(options.payload));
+  const outputPath = join(runner, "output");
+  const summaryPath = join(runner, "summary");
+  writeFileSync(outputPath, "");
+  writeFileSync(summaryPath, "");
+  const inputs: Record<string, string> = {
+    "api-key": API_KEY,
+    "base-url": world.model.url,
+    model: "gpt-4.1",
+    "github-token": GITHUB_TOKEN,
+    ...options.inputs,
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: options.eventName,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: `${world.github.owner}/${world.github.repo}`,
+    GITHUB_API_URL: world.github.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_RUN_ID: runId,
+    GITHUB_SHA: fixtureGit(workspace, "rev-parse", "HEAD"),
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    RUNNER_TEMP: temp,
+  };
+  // The runner passes inputs as INPUT_<NAME upper-cased, spaces as underscores>.
+  for (const [name, value] of Object.entries(inputs)) {
+    env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
+  }
+  const { code, stdout, stderr } = await new Promise<{
+    code: number;
+    stdout: string;
+    stderr: string;
+  }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [index],
+      { cwd: workspace, env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const exit = error ? ((error as { code?: number }).code ?? 1) : 0;
+        resolve({ code: typeof exit === "number" ? exit : 1, stdout, stderr });
+      },
+    );
+    options.onSpawn?.(child);
+  });
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputs(readFileSync(outputPath, "utf8")),
+    summary: readFileSync(summaryPath, "utf8"),
+    workspace,
+  };
+}

@@ -1,0 +1,517 @@
+/**
+ * The fake GitHub itself, spoken to with plain fetch and real git: every REST route it serves
+ * answers with a body that GitHub's own OpenAPI description (`@octokit/openapi`) accepts for that
+ * operation and status, its state and faults behave as GitHub's do, and its smart HTTP serves
+ * clone and push only with the token.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { git } from "../../src/github/git.ts";
+import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
+import { startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
+
+// ---------------------------------------------------------------------------------------------
+// OpenAPI 3.0 schema checking: the subset GitHub's description uses. A field the schema does not
+// know is fine (GitHub adds fields before the description catches up); a missing required field,
+// a wrong type, a value outside an enum, a malformed date-time or uri is a problem.
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  nullable?: boolean;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+}
+
+interface Operation {
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: Schema }> }>;
+}
+
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+const specPath = createRequire(import.meta.url).resolve(
+  "@octokit/openapi/generated/api.github.com.json",
+);
+const spec = JSON.parse(readFileSync(specPath, "utf8")) as OpenApi;
+
+function resolveRef<T extends { $ref?: string }>(node: T): T {
+  let current = node;
+  while (current.$ref !== undefined) {
+    const [, section = "", name = ""] = /^#\/components\/([^/]+)\/(.+)$/.exec(current.$ref) ?? [];
+    current = spec.components[section]?.[name] as T;
+    assert.ok(current, `unresolvable $ref ${node.$ref}`);
+  }
+  return current;
+}
+
+function typeProblem(schema: Schema, value: unknown): boolean {
+  switch (schema.type) {
+    case "string":
+      return typeof value !== "string";
+    case "integer":
+      return !Number.isInteger(value);
+    case "number":
+      return typeof value !== "number";
+    case "boolean":
+      return typeof value !== "boolean";
+    case "array":
+      return !Array.isArray(value);
+    case "object":
+      return typeof value !== "object" || value === null || Array.isArray(value);
+    default:
+      return false;
+  }
+}
+
+function acceptsNull(schema: Schema): boolean {
+  if (schema.nullable === true || schema.type === "null") return true;
+  const choices = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].map(resolveRef);
+  if (choices.some(acceptsNull)) return true;
+  const all = (schema.allOf ?? []).map(resolveRef);
+  return all.length > 0 && all.every(acceptsNull);
+}
+
+/** Where `value` breaks `schema`, as `path: what` lines; empty when it fits. */
+function problems(node: Schema, value: unknown, at = "$"): string[] {
+  const schema = resolveRef(node);
+  if (value === null) return acceptsNull(schema) ? [] : [`${at}: null where the schema has none`];
+  const found: string[] = [];
+  for (const part of schema.allOf ?? []) found.push(...problems(part, value, at));
+  // oneOf is read as anyOf: with OpenAPI 3.0's `nullable`, GitHub's choices overlap.
+  const choices = schema.oneOf ?? schema.anyOf;
+  if (choices !== undefined) {
+    const each = choices.map((choice) => problems(choice, value, at));
+    if (!each.some((list) => list.length === 0)) {
+      found.push(`${at}: fits none of ${choices.length} choices (${each[0]?.join("; ")})`);
+    }
+  }
+  if (typeProblem(schema, value)) {
+    return [...found, `${at}: ${JSON.stringify(value)?.slice(0, 60)} is not ${schema.type}`];
+  }
+  if (schema.enum !== undefined && !schema.enum.includes(value)) {
+    found.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join("|")}`);
+  }
+  if (typeof value === "string" && schema.format === "date-time" && isNaN(Date.parse(value))) {
+    found.push(`${at}: ${value} is not a date-time`);
+  }
+  if (typeof value === "string" && schema.format === "uri" && !URL.canParse(value)) {
+    found.push(`${at}: ${value} is not a uri`);
+  }
+  if (Array.isArray(value) && schema.items !== undefined) {
+    const items = schema.items;
+    value.forEach((item, i) => found.push(...problems(items, item, `${at}[${i}]`)));
+  }
+  if (typeof value === "object" && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    for (const name of schema.required ?? []) {
+      if (record[name] === undefined) found.push(`${at}.${name}: required and missing`);
+    }
+    for (const [name, field] of Object.entries(record)) {
+      if (field === undefined) continue;
+      const property = schema.properties?.[name];
+      const extra = schema.additionalProperties;
+      if (property !== undefined) found.push(...problems(property, field, `${at}.${name}`));
+      else if (typeof extra === "object") found.push(...problems(extra, field, `${at}.${name}`));
+    }
+  }
+  return found;
+}
+
+/** The JSON schema GitHub documents for this operation's answer with this status. */
+function responseSchema(method: string, template: string, status: number): Schema {
+  const operation = spec.paths[template]?.[method.toLowerCase()];
+  assert.ok(operation, `GitHub has no operation ${method} ${template}`);
+  const response = operation.responses[String(status)];
+  assert.ok(response, `GitHub documents no ${status} for ${method} ${template}`);
+  const schema = resolveRef(response).content?.["application/json"]?.schema;
+  assert.ok(schema, `GitHub documents no JSON body for ${status} ${method} ${template}`);
+  return schema;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fake, a bare repository behind it, and a REST caller that checks every answer's shape
+
+const TOKEN = "ghs_faketoken123";
+const REPO = "/repos/Codertocat/Hello-World";
+let github: FakeGitHub;
+let bare: string;
+let work: string;
+/** `METHOD template` of every route whose answer was checked against the schema. */
+const checked = new Set<string>();
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+async function rest(
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization = `token ${TOKEN}`,
+): Promise<Reply> {
+  const response = await fetch(`${github.url}${path}`, {
+    method,
+    headers: {
+      authorization,
+      accept: "application/vnd.github+json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+/** Calls a route and asserts the status and that GitHub's schema accepts the body. */
+async function call(
+  template: string,
+  method: string,
+  path: string,
+  status: number,
+  body?: unknown,
+): Promise<Reply> {
+  const reply = await rest(method, path, body);
+  assert.equal(reply.status, status, `${method} ${path}: ${JSON.stringify(reply.body)}`);
+  assert.deepEqual(problems(responseSchema(method, template, status), reply.body), []);
+  checked.add(`${method} ${template}`);
+  return reply;
+}
+
+before(async () => {
+  const fixture = createFixtureRepo("fake-github");
+  work = fixture.repo;
+  bare = join(fixture.root, "origin.git");
+  fixtureGit(fixture.root, "clone", "-q", "--bare", work, bare);
+  fixtureGit(work, "checkout", "-q", "-b", "feature");
+  fixtureGit(work, "commit", "-q", "--allow-empty", "-m", "feature work");
+  fixtureGit(work, "push", "-q", bare, "feature");
+  github = await startGitHubServer({ token: TOKEN, bareRepo: bare });
+  github.addUser({ login: "octocat", id: 583231 });
+  github.setPermission("octocat", "write");
+  github.addIssue({ number: 1, title: "Found a bug", body: "It breaks.", user: "octocat" });
+});
+
+after(async () => {
+  await github.close();
+});
+
+describe("REST routes answer in GitHub's documented shapes", () => {
+  test("the shape check catches a missing field, a wrong type, a bad date and a stray null", async () => {
+    const issue = (await rest("GET", `${REPO}/issues/1`)).body as Record<string, unknown>;
+    const schema = responseSchema("GET", "/repos/{owner}/{repo}/issues/{issue_number}", 200);
+    assert.deepEqual(problems(schema, issue), []);
+    const user = { ...(issue.user as Record<string, unknown>), login: undefined };
+    const broken = { ...issue, user, number: "1", created_at: "yesterday", locked: null };
+    assert.deepEqual(problems(schema, broken).sort(), [
+      "$.created_at: yesterday is not a date-time",
+      "$.locked: null where the schema has none",
+      '$.number: "1" is not integer',
+      "$.user.login: required and missing",
+    ]);
+  });
+
+  test("the repository", async () => {
+    const reply = await call("/repos/{owner}/{repo}", "GET", REPO, 200);
+    const repo = reply.body as { full_name: string; default_branch: string; clone_url: string };
+    assert.equal(repo.full_name, "Codertocat/Hello-World");
+    assert.equal(repo.default_branch, "main");
+    assert.equal(repo.clone_url, github.gitUrl);
+  });
+
+  test("permissions: admin for the owner, role_name for maintain and triage, 404 for a stranger", async () => {
+    const template = "/repos/{owner}/{repo}/collaborators/{username}/permission";
+    github.setPermission("mona", "maintain");
+    github.setPermission("hubot", "triage");
+    github.addUser({ login: "outsider" });
+    const expected = [
+      ["Codertocat", "admin", "admin"],
+      ["octocat", "write", "write"],
+      ["mona", "write", "maintain"],
+      ["hubot", "read", "triage"],
+      ["outsider", "none", "none"],
+    ];
+    for (const [login, permission, roleName] of expected) {
+      const reply = await call(template, "GET", `${REPO}/collaborators/${login}/permission`, 200);
+      const body = reply.body as { permission: string; role_name: string; user: { login: string } };
+      assert.deepEqual(
+        [body.user.login, body.permission, body.role_name],
+        [login, permission, roleName],
+      );
+    }
+    await call(template, "GET", `${REPO}/collaborators/nobody-here/permission`, 404);
+  });
+
+  test("an issue, and a pull request read as an issue", async () => {
+    const template = "/repos/{owner}/{repo}/issues/{issue_number}";
+    const issue = (await call(template, "GET", `${REPO}/issues/1`, 200)).body as {
+      title: string;
+      user: { login: string };
+      author_association: string;
+      pull_request?: unknown;
+    };
+    assert.equal(issue.title, "Found a bug");
+    assert.equal(issue.user.login, "octocat");
+    assert.equal(issue.author_association, "COLLABORATOR");
+    assert.equal(issue.pull_request, undefined);
+
+    github.addPull({
+      number: 2,
+      title: "Add a feature",
+      body: null,
+      user: "octocat",
+      head: { ref: "feature" },
+      base: { ref: "main" },
+    });
+    const pr = (await call(template, "GET", `${REPO}/issues/2`, 200)).body as {
+      body: string | null;
+      html_url: string;
+      pull_request?: { html_url: string };
+    };
+    assert.equal(pr.body, null);
+    assert.equal(pr.pull_request?.html_url, "https://github.com/Codertocat/Hello-World/pull/2");
+    await call(template, "GET", `${REPO}/issues/999`, 404);
+  });
+
+  test("comments: created by the token's account, read, edited, listed a page at a time", async () => {
+    const list = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
+    const one = "/repos/{owner}/{repo}/issues/comments/{comment_id}";
+    github.addComment(1, { body: "me too", user: "octocat" });
+    const created = (await call(list, "POST", `${REPO}/issues/1/comments`, 201, { body: "on it" }))
+      .body as { id: number; user: { login: string; type: string }; html_url: string };
+    assert.deepEqual([created.user.login, created.user.type], ["github-actions[bot]", "Bot"]);
+    assert.equal(
+      created.html_url,
+      `https://github.com/Codertocat/Hello-World/issues/1#issuecomment-${created.id}`,
+    );
+    await call(one, "PATCH", `${REPO}/issues/comments/${created.id}`, 200, { body: "done" });
+    const read = (await call(one, "GET", `${REPO}/issues/comments/${created.id}`, 200)).body as {
+      body: string;
+    };
+    assert.equal(read.body, "done");
+    github.addComment(1, { body: "thanks", user: "Codertocat" });
+
+    const first = await call(list, "GET", `${REPO}/issues/1/comments?per_page=2`, 200);
+    assert.deepEqual(
+      (first.body as { body: string }[]).map((comment) => comment.body),
+      ["me too", "done"],
+    );
+    const link = first.headers.get("link") ?? "";
+    assert.match(link, /[?&]page=2>; rel="next"/);
+    const next = /<([^>]+)>; rel="next"/.exec(link)?.[1] ?? "";
+    const second = await call(list, "GET", next.slice(github.url.length), 200);
+    assert.deepEqual(
+      (second.body as { body: string }[]).map((comment) => comment.body),
+      ["thanks"],
+    );
+    assert.doesNotMatch(second.headers.get("link") ?? "", /rel="next"/);
+
+    await call(list, "POST", `${REPO}/issues/1/comments`, 422, { body: "x".repeat(65537) });
+    await call(one, "GET", `${REPO}/issues/comments/12345`, 404);
+    assert.deepEqual(
+      github.comments(1).map((comment) => comment.body),
+      ["me too", "done", "thanks"],
+    );
+  });
+
+  test("reactions: 201 when new, 200 when the same one exists", async () => {
+    const template = "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions";
+    const comment = github.addComment(1, { body: "/agent fix", user: "octocat" });
+    const path = `${REPO}/issues/comments/${comment.id}/reactions`;
+    const made = await call(template, "POST", path, 201, { content: "eyes" });
+    const again = await call(template, "POST", path, 200, { content: "eyes" });
+    assert.equal((made.body as { id: number }).id, (again.body as { id: number }).id);
+    await call(template, "POST", path, 422, { content: "shrug" });
+    assert.deepEqual(
+      github.reactions(comment.id).map((reaction) => reaction.content),
+      ["eyes"],
+    );
+  });
+
+  test("pull requests: created from a pushed branch, refused as GitHub refuses, listed, edited", async () => {
+    const pulls = "/repos/{owner}/{repo}/pulls";
+    const one = "/repos/{owner}/{repo}/pulls/{pull_number}";
+    fixtureGit(work, "checkout", "-q", "-b", "pitcrew/issue-1", "main");
+    fixtureGit(work, "commit", "-q", "--allow-empty", "-m", "fix the bug");
+    fixtureGit(work, "push", "-q", bare, "pitcrew/issue-1");
+    const sha = fixtureGit(work, "rev-parse", "HEAD");
+    const request = { title: "Fix #1", body: "Fixes #1", head: "pitcrew/issue-1", base: "main" };
+
+    const created = (await call(pulls, "POST", `${REPO}/pulls`, 201, { ...request, draft: true }))
+      .body as {
+      number: number;
+      draft: boolean;
+      head: { ref: string; sha: string; repo: { full_name: string } };
+      base: { ref: string };
+      user: { login: string };
+    };
+    assert.equal(created.number, 3);
+    assert.equal(created.draft, true);
+    assert.deepEqual([created.head.ref, created.head.sha], ["pitcrew/issue-1", sha]);
+    assert.equal(created.head.repo.full_name, "Codertocat/Hello-World");
+    assert.equal(created.user.login, "github-actions[bot]");
+
+    const duplicate = await call(pulls, "POST", `${REPO}/pulls`, 422, {
+      ...request,
+      head: "Codertocat:pitcrew/issue-1",
+    });
+    assert.deepEqual((duplicate.body as { errors: unknown[] }).errors, [
+      {
+        resource: "PullRequest",
+        code: "custom",
+        message: "A pull request already exists for Codertocat:pitcrew/issue-1.",
+      },
+    ]);
+    const missing = await call(pulls, "POST", `${REPO}/pulls`, 422, { ...request, head: "nope" });
+    assert.deepEqual((missing.body as { errors: unknown[] }).errors, [
+      { resource: "PullRequest", field: "head", code: "invalid" },
+    ]);
+    const empty = await call(pulls, "POST", `${REPO}/pulls`, 422, {
+      ...request,
+      head: "main",
+      base: "feature",
+    });
+    assert.match(JSON.stringify(empty.body), /No commits between feature and main/);
+
+    const listed = await call(
+      pulls,
+      "GET",
+      `${REPO}/pulls?head=Codertocat:pitcrew/issue-1&base=main`,
+      200,
+    );
+    assert.deepEqual(
+      (listed.body as { number: number }[]).map((pull) => pull.number),
+      [3],
+    );
+    const open = await call(pulls, "GET", `${REPO}/pulls?state=open`, 200);
+    assert.deepEqual(
+      (open.body as { number: number }[]).map((pull) => pull.number),
+      [3, 2],
+    );
+
+    const edited = await call(one, "PATCH", `${REPO}/pulls/3`, 200, {
+      title: "Fix #1 (v2)",
+      body: "new",
+    });
+    assert.deepEqual(
+      [(edited.body as { title: string }).title, github.pulls().find((p) => p.number === 3)?.body],
+      ["Fix #1 (v2)", "new"],
+    );
+    const read = (await call(one, "GET", `${REPO}/pulls/3`, 200)).body as { commits: number };
+    assert.equal(read.commits, 1);
+    await call(one, "GET", `${REPO}/pulls/1`, 404);
+  });
+
+  test("every route the fake serves was checked", () => {
+    assert.deepEqual(
+      github.routes.map(({ method, path }) => `${method} ${path}`).filter((r) => !checked.has(r)),
+      [],
+    );
+  });
+});
+
+describe("what the fake refuses and the faults it plays", () => {
+  test("a wrong or missing token gets GitHub's 401 Bad credentials", async () => {
+    for (const authorization of ["token wrong", "", `Bearer ${TOKEN}x`]) {
+      const reply = await rest("GET", REPO, undefined, authorization);
+      assert.equal(reply.status, 401);
+      assert.equal((reply.body as { message: string }).message, "Bad credentials");
+    }
+    assert.equal((await rest("GET", REPO, undefined, `Bearer ${TOKEN}`)).status, 200);
+  });
+
+  test("an unknown route or another repository is 404 Not Found", async () => {
+    for (const path of ["/repos/Codertocat/Other/issues/1", "/nothing/here", `${REPO}/wiki`]) {
+      const reply = await rest("GET", path);
+      assert.deepEqual(
+        [reply.status, (reply.body as { message: string }).message],
+        [404, "Not Found"],
+      );
+    }
+  });
+
+  test("fail() answers the next matching requests, then normal handling resumes", async () => {
+    github.fail({ method: "GET", path: /\/issues\/1$/, status: 502, times: 2 });
+    github.fail({
+      method: "POST",
+      path: /\/pulls$/,
+      status: 422,
+      body: {
+        message: "Validation Failed",
+        errors: [
+          {
+            resource: "PullRequest",
+            code: "custom",
+            message: "GitHub Actions is not permitted to create or approve pull requests.",
+          },
+        ],
+      },
+    });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await rest("GET", `${REPO}/issues/1`)).status);
+    assert.deepEqual(statuses, [502, 502, 200]);
+    const refused = await rest("POST", `${REPO}/pulls`, {
+      title: "t",
+      head: "feature",
+      base: "main",
+    });
+    assert.equal(refused.status, 422);
+    assert.match(JSON.stringify(refused.body), /not permitted to create or approve/);
+    assert.deepEqual(
+      problems(responseSchema("POST", "/repos/{owner}/{repo}/pulls", 422), refused.body),
+      [],
+    );
+
+    github.fail({ method: "*", path: /\/issues\/1$/, status: "reset" });
+    await assert.rejects(rest("GET", `${REPO}/issues/1`), TypeError);
+    const logged = github.requests.filter((r) => r.path === `${REPO}/issues/1`).slice(-4);
+    assert.deepEqual(
+      logged.map((r) => r.status),
+      [502, 502, 200, 0],
+    );
+  });
+});
+
+describe("git smart HTTP", () => {
+  const withToken = (url: string) => url.replace("http://", `http://x-access-token:${TOKEN}@`);
+
+  test("clone and push with the token reach the bare repository", async () => {
+    const clone = join(work, "..", "clone");
+    await git(work, ["clone", "-q", withToken(github.gitUrl), clone]);
+    assert.equal(
+      (await git(clone, ["rev-parse", "origin/feature"])).stdout,
+      fixtureGit(bare, "rev-parse", "feature"),
+    );
+    fixtureGit(clone, "checkout", "-q", "-b", "pushed");
+    fixtureGit(clone, "commit", "-q", "--allow-empty", "-m", "pushed over http");
+    await git(clone, ["push", "-q", "origin", "pushed"]);
+    assert.equal(fixtureGit(bare, "rev-parse", "pushed"), fixtureGit(clone, "rev-parse", "HEAD"));
+    assert.ok(
+      github.requests.some((r) => r.path.endsWith("/git-receive-pack") && r.status === 200),
+    );
+  });
+
+  test("without the token, or with another, git gets 401 and fails", async () => {
+    const before = github.requests.length;
+    await assert.rejects(git(work, ["ls-remote", github.gitUrl]), /could not read Username|401/);
+    await assert.rejects(
+      git(work, ["ls-remote", github.gitUrl.replace("http://", "http://x-access-token:nope@")]),
+      /Authentication failed|401/,
+    );
+    const answered = github.requests.slice(before).map((r) => r.status);
+    assert.ok(answered.length >= 2 && answered.every((status) => status === 401), String(answered));
+  });
+});

@@ -1,0 +1,1310 @@
+/**
+ * A fake of GitHub for tests: a real HTTP server on 127.0.0.1 that answers the REST routes
+ * pitcrew calls with bodies shaped like GitHub's (test/github/fake-server.test.ts checks them
+ * against GitHub's OpenAPI description), serves a bare repository over git smart HTTP through
+ * `git http-backend`, and plays GitHub's faults on demand. It keeps only the state those routes
+ * touch; it is not a general GitHub emulator.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Permission } from "../../src/github/api.ts";
+
+// ---------------------------------------------------------------------------------------------
+// State, in GitHub's words
+
+export interface FakeUser {
+  login: string;
+  id: number;
+  /** "User", "Bot" or "Organization". */
+  type: string;
+}
+
+/** Every reaction GitHub knows (pitcrew uses a few of them). */
+export type ReactionContent =
+  "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string | null;
+  user: FakeUser;
+  /** Pull requests are issues too; GitHub marks them with `pull_request`. */
+  pullRequest: boolean;
+  state: "open" | "closed";
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FakeComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: FakeUser;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FakeReaction {
+  id: number;
+  commentId: number;
+  content: ReactionContent;
+  user: FakeUser;
+  createdAt: string;
+}
+
+export interface FakePull {
+  number: number;
+  /** The pull's own id, not its number. */
+  id: number;
+  title: string;
+  body: string | null;
+  user: FakeUser;
+  draft: boolean;
+  state: "open" | "closed";
+  /** `sha` is read from the bare repository when the pull is made (a fork's head: made up). */
+  head: { ref: string; sha: string; repoFullName: string };
+  base: { ref: string; sha: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** The path without the query string, decoded. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 when a fault dropped the connection. */
+  status: number;
+  /** The parsed JSON body of a REST request; undefined for none and for git's binary bodies. */
+  body: unknown;
+}
+
+export interface Fault {
+  /** Case-insensitive; "*" matches any method. */
+  method: string;
+  /** Tested against the decoded path without the query string. */
+  path: RegExp;
+  /** An HTTP status, or "reset" to drop the connection without answering (a network error). */
+  status: number | "reset";
+  /** Merged over `{ message, documentation_url, status }`. */
+  body?: Record<string, unknown>;
+  /** e.g. `retry-after` for a rate limit. */
+  headers?: Record<string, string>;
+  /** How many matching requests to answer this way; default 1. */
+  times?: number;
+}
+
+export interface GitHubServerOptions {
+  /** The only token the fake accepts, for REST and for git. */
+  token: string;
+  /** Default "Codertocat". */
+  owner?: string;
+  /** Default "Hello-World". */
+  repo?: string;
+  /** Default "main". */
+  defaultBranch?: string;
+  /** Path of a bare git repository, served at `gitUrl`. */
+  bareRepo: string;
+  /** Whom the token belongs to: the author of what is made through the API. Default: the
+   * `github-actions[bot]` account, as for a workflow's GITHUB_TOKEN. */
+  actor?: FakeUser;
+}
+
+export interface FakeGitHub {
+  owner: string;
+  repo: string;
+  /** The REST base (what GITHUB_API_URL would be). */
+  url: string;
+  /** `${url}/${owner}/${repo}.git`, the repository over smart HTTP. */
+  gitUrl: string;
+  /** The REST routes served, as OpenAPI path templates. */
+  routes: readonly { method: string; path: string }[];
+  /** Every request, in order of completion. */
+  requests: LoggedRequest[];
+  addUser(user: { login: string; id?: number; type?: string }): FakeUser;
+  /** `maintain` and `triage` answer as permission write/read with that role_name, as GitHub does. */
+  setPermission(login: string, permission: Permission): void;
+  addIssue(issue: {
+    number: number;
+    title: string;
+    body: string | null;
+    user: string;
+    pullRequest?: boolean;
+  }): FakeIssue;
+  addComment(issueNumber: number, comment: { body: string; user: string }): FakeComment;
+  /** Also adds the issue entry GitHub keeps for every pull request. */
+  addPull(pull: {
+    number: number;
+    title: string;
+    body: string | null;
+    user: string;
+    head: { ref: string; repoFullName?: string };
+    base: { ref: string };
+    draft?: boolean;
+  }): FakePull;
+  /** The comments of an issue or pull request, oldest first. */
+  comments(issueNumber: number): FakeComment[];
+  reactions(commentId: number): FakeReaction[];
+  pulls(): FakePull[];
+  /** Answers the next matching requests with a fault, before any other handling. */
+  fail(fault: Fault): void;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The route table: each REST route is a method, an OpenAPI path template and a pure answer from
+// the state. `{…_number}` and `{…_id}` match digits only; `{owner}/{repo}` must name this repo.
+
+interface Call {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+  /** The full request URL, for Link headers. */
+  url: URL;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Route {
+  method: string;
+  path: string;
+  /** The documentation_url GitHub puts in this route's error bodies. */
+  docs: string;
+  answer(call: Call): Answer;
+}
+
+const HTML = "https://github.com";
+const DOCS = "https://docs.github.com/rest";
+const MAX_BODY = 65536;
+const REACTIONS: readonly ReactionContent[] = [
+  "+1",
+  "-1",
+  "laugh",
+  "confused",
+  "heart",
+  "hooray",
+  "rocket",
+  "eyes",
+];
+/** GitHub's repository id for octocat/Hello-World, so ids look like GitHub's. */
+const REPO_ID = 1296269;
+
+function githubError(status: number, message: string, docs: string, extra = {}): Answer {
+  return {
+    status,
+    body: { message, documentation_url: docs, status: String(status), ...extra },
+  };
+}
+
+function notFound(docs: string): Answer {
+  return githubError(404, "Not Found", docs);
+}
+
+function validationFailed(docs: string, errors: Record<string, unknown>[]): Answer {
+  return githubError(422, "Validation Failed", docs, { errors });
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function nodeId(kind: string, id: number): string {
+  return `${kind}_${Buffer.from(`fake:${id}`).toString("base64url")}`;
+}
+
+function stringField(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The Link header GitHub sends with a page of a list. */
+function linkHeader(url: URL, page: number, perPage: number, last: number): string {
+  const at = (target: number): string => {
+    const link = new URL(url);
+    link.searchParams.set("per_page", String(perPage));
+    link.searchParams.set("page", String(target));
+    return link.toString();
+  };
+  const links: string[] = [];
+  if (page > 1) links.push(`<${at(page - 1)}>; rel="prev"`);
+  if (page < last) links.push(`<${at(page + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`);
+  if (page > 1) links.push(`<${at(1)}>; rel="first"`);
+  return links.join(", ");
+}
+
+/** One page of a list, `per_page` (default 30, at most 100) and `page` as GitHub reads them. */
+function paginate<T>(
+  items: readonly T[],
+  call: Call,
+): { items: T[]; headers: Record<string, string> } {
+  const perPage = Math.min(Math.max(Number(call.query.get("per_page") ?? 30) || 30, 1), 100);
+  const page = Math.max(Number(call.query.get("page") ?? 1) || 1, 1);
+  const last = Math.max(Math.ceil(items.length / perPage), 1);
+  const link = linkHeader(call.url, page, perPage, last);
+  return {
+    items: items.slice((page - 1) * perPage, page * perPage),
+    headers: link === "" ? {} : { link },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+export async function startGitHubServer(options: GitHubServerOptions): Promise<FakeGitHub> {
+  const owner = options.owner ?? "Codertocat";
+  const repo = options.repo ?? "Hello-World";
+  const fullName = `${owner}/${repo}`;
+  const defaultBranch = options.defaultBranch ?? "main";
+  const actor = options.actor ?? { login: "github-actions[bot]", id: 41898282, type: "Bot" };
+  const createdAt = timestamp();
+
+  const users = new Map<string, FakeUser>();
+  const permissions = new Map<string, Permission>();
+  const issues = new Map<number, FakeIssue>();
+  const comments: FakeComment[] = [];
+  const reactions: FakeReaction[] = [];
+  const pulls = new Map<number, FakePull>();
+  const faults: (Fault & { left: number })[] = [];
+  const requests: LoggedRequest[] = [];
+  const repoIds = new Map<string, number>([[fullName.toLowerCase(), REPO_ID]]);
+  let nextUserId = 1000;
+  let nextCommentId = 2_000_000_001;
+  let nextReactionId = 300_000_001;
+  let nextPullId = 1_800_000_001;
+  let url = "";
+
+  // -- state --------------------------------------------------------------------------------
+
+  function addUser(user: { login: string; id?: number; type?: string }): FakeUser {
+    const added = { login: user.login, id: user.id ?? nextUserId++, type: user.type ?? "User" };
+    users.set(user.login.toLowerCase(), added);
+    return added;
+  }
+
+  function userNamed(login: string): FakeUser {
+    return users.get(login.toLowerCase()) ?? addUser({ login });
+  }
+
+  addUser(actor);
+  addUser({ login: owner, id: 1 });
+  permissions.set(owner.toLowerCase(), "admin");
+
+  function association(user: FakeUser): string {
+    if (user.login.toLowerCase() === owner.toLowerCase()) return "OWNER";
+    const permission = permissions.get(user.login.toLowerCase()) ?? "none";
+    return permission === "none" ? "NONE" : "COLLABORATOR";
+  }
+
+  function bareGit(args: string[]): string | undefined {
+    try {
+      return execFileSync("git", ["--git-dir", options.bareRepo, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  function branchSha(ref: string): string | undefined {
+    return bareGit(["rev-parse", "--verify", "--quiet", `refs/heads/${ref}^{commit}`]);
+  }
+
+  function isOwnRepo(repoFullName: string): boolean {
+    return repoFullName.toLowerCase() === fullName.toLowerCase();
+  }
+
+  function nextNumber(): number {
+    return Math.max(0, ...issues.keys()) + 1;
+  }
+
+  function addIssueEntry(issue: Omit<FakeIssue, "createdAt" | "updatedAt">): FakeIssue {
+    const now = timestamp();
+    const added = { ...issue, createdAt: now, updatedAt: now };
+    issues.set(issue.number, added);
+    return added;
+  }
+
+  function addCommentEntry(issueNumber: number, body: string, user: FakeUser): FakeComment {
+    const now = timestamp();
+    const comment = {
+      id: nextCommentId++,
+      issueNumber,
+      body,
+      user,
+      createdAt: now,
+      updatedAt: now,
+    };
+    comments.push(comment);
+    return comment;
+  }
+
+  function addPullEntry(pull: {
+    number: number;
+    title: string;
+    body: string | null;
+    user: FakeUser;
+    head: { ref: string; repoFullName: string };
+    base: { ref: string };
+    draft: boolean;
+  }): FakePull {
+    const headSha = isOwnRepo(pull.head.repoFullName) ? branchSha(pull.head.ref) : undefined;
+    addIssueEntry({
+      number: pull.number,
+      title: pull.title,
+      body: pull.body,
+      user: pull.user,
+      pullRequest: true,
+      state: "open",
+    });
+    const now = timestamp();
+    const added: FakePull = {
+      ...pull,
+      id: nextPullId++,
+      state: "open",
+      head: {
+        ...pull.head,
+        sha:
+          headSha ??
+          execFileSync("git", ["hash-object", "--stdin"], {
+            input: `${pull.head.repoFullName}:${pull.head.ref}`,
+            encoding: "utf8",
+          }).trim(),
+      },
+      base: { ref: pull.base.ref, sha: branchSha(pull.base.ref) ?? "" },
+      createdAt: now,
+      updatedAt: now,
+    };
+    pulls.set(pull.number, added);
+    return added;
+  }
+
+  // -- GitHub's JSON ------------------------------------------------------------------------
+
+  const api = (path: string): string => `${url}${path}`;
+  const repoApi = (repoFullName: string, path = ""): string => api(`/repos/${repoFullName}${path}`);
+
+  function userJson(user: FakeUser): Record<string, unknown> {
+    const self = api(`/users/${encodeURIComponent(user.login)}`);
+    return {
+      login: user.login,
+      id: user.id,
+      node_id: nodeId(user.type === "Bot" ? "BOT" : "U", user.id),
+      avatar_url: `https://avatars.githubusercontent.com/u/${user.id}?v=4`,
+      gravatar_id: "",
+      url: self,
+      html_url:
+        user.type === "Bot"
+          ? `${HTML}/apps/${user.login.replace(/\[bot\]$/, "")}`
+          : `${HTML}/${user.login}`,
+      followers_url: `${self}/followers`,
+      following_url: `${self}/following{/other_user}`,
+      gists_url: `${self}/gists{/gist_id}`,
+      starred_url: `${self}/starred{/owner}{/repo}`,
+      subscriptions_url: `${self}/subscriptions`,
+      organizations_url: `${self}/orgs`,
+      repos_url: `${self}/repos`,
+      events_url: `${self}/events{/privacy}`,
+      received_events_url: `${self}/received_events`,
+      type: user.type,
+      user_view_type: "public",
+      site_admin: false,
+    };
+  }
+
+  /** Both `repository` and `full-repository` in one: the fields of either. */
+  function repositoryJson(repoFullName: string): Record<string, unknown> {
+    const [repoOwner = owner, name = repo] = repoFullName.split("/");
+    let id = repoIds.get(repoFullName.toLowerCase());
+    if (id === undefined) {
+      id = REPO_ID + repoIds.size;
+      repoIds.set(repoFullName.toLowerCase(), id);
+    }
+    const self = repoApi(repoFullName);
+    return {
+      id,
+      node_id: nodeId("R", id),
+      name,
+      full_name: repoFullName,
+      owner: userJson(userNamed(repoOwner)),
+      private: true,
+      visibility: "private",
+      html_url: `${HTML}/${repoFullName}`,
+      description: null,
+      fork: !isOwnRepo(repoFullName),
+      url: self,
+      archive_url: `${self}/{archive_format}{/ref}`,
+      assignees_url: `${self}/assignees{/user}`,
+      blobs_url: `${self}/git/blobs{/sha}`,
+      branches_url: `${self}/branches{/branch}`,
+      collaborators_url: `${self}/collaborators{/collaborator}`,
+      comments_url: `${self}/comments{/number}`,
+      commits_url: `${self}/commits{/sha}`,
+      compare_url: `${self}/compare/{base}...{head}`,
+      contents_url: `${self}/contents/{+path}`,
+      contributors_url: `${self}/contributors`,
+      deployments_url: `${self}/deployments`,
+      downloads_url: `${self}/downloads`,
+      events_url: `${self}/events`,
+      forks_url: `${self}/forks`,
+      git_commits_url: `${self}/git/commits{/sha}`,
+      git_refs_url: `${self}/git/refs{/sha}`,
+      git_tags_url: `${self}/git/tags{/sha}`,
+      git_url: `git:${HTML.replace(/^https:/, "")}/${repoFullName}.git`,
+      issue_comment_url: `${self}/issues/comments{/number}`,
+      issue_events_url: `${self}/issues/events{/number}`,
+      issues_url: `${self}/issues{/number}`,
+      keys_url: `${self}/keys{/key_id}`,
+      labels_url: `${self}/labels{/name}`,
+      languages_url: `${self}/languages`,
+      merges_url: `${self}/merges`,
+      milestones_url: `${self}/milestones{/number}`,
+      notifications_url: `${self}/notifications{?since,all,participating}`,
+      pulls_url: `${self}/pulls{/number}`,
+      releases_url: `${self}/releases{/id}`,
+      ssh_url: `git@github.com:${repoFullName}.git`,
+      stargazers_url: `${self}/stargazers`,
+      statuses_url: `${self}/statuses/{sha}`,
+      subscribers_url: `${self}/subscribers`,
+      subscription_url: `${self}/subscription`,
+      tags_url: `${self}/tags`,
+      teams_url: `${self}/teams`,
+      trees_url: `${self}/git/trees{/sha}`,
+      clone_url: isOwnRepo(repoFullName) ? gitUrl() : `${HTML}/${repoFullName}.git`,
+      mirror_url: null,
+      hooks_url: `${self}/hooks`,
+      svn_url: `${HTML}/${repoFullName}`,
+      homepage: null,
+      language: null,
+      forks_count: 0,
+      forks: 0,
+      stargazers_count: 0,
+      watchers_count: 0,
+      watchers: 0,
+      size: 0,
+      default_branch: defaultBranch,
+      open_issues_count: [...issues.values()].filter((issue) => issue.state === "open").length,
+      open_issues: [...issues.values()].filter((issue) => issue.state === "open").length,
+      is_template: false,
+      topics: [],
+      has_issues: true,
+      has_projects: true,
+      has_wiki: false,
+      has_pages: false,
+      has_downloads: true,
+      has_discussions: false,
+      archived: false,
+      disabled: false,
+      pushed_at: createdAt,
+      created_at: createdAt,
+      updated_at: createdAt,
+      allow_forking: true,
+      web_commit_signoff_required: false,
+      license: null,
+    };
+  }
+
+  function fullRepositoryJson(): Record<string, unknown> {
+    return {
+      ...repositoryJson(fullName),
+      subscribers_count: 1,
+      network_count: 0,
+      temp_clone_token: "",
+      allow_squash_merge: true,
+      allow_merge_commit: true,
+      allow_rebase_merge: true,
+      allow_auto_merge: false,
+      delete_branch_on_merge: false,
+    };
+  }
+
+  function reactionRollup(commentId: number | undefined, self: string): Record<string, unknown> {
+    const counts = Object.fromEntries(
+      REACTIONS.map((content) => [
+        content,
+        reactions.filter((r) => r.commentId === commentId && r.content === content).length,
+      ]),
+    );
+    const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    return { url: `${self}/reactions`, total_count: total, ...counts };
+  }
+
+  function issueHtmlUrl(issue: FakeIssue): string {
+    return `${HTML}/${fullName}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`;
+  }
+
+  function issueJson(issue: FakeIssue): Record<string, unknown> {
+    const self = repoApi(fullName, `/issues/${issue.number}`);
+    const pull = pulls.get(issue.number);
+    return {
+      id: 2_500_000_000 + issue.number,
+      node_id: nodeId("I", issue.number),
+      url: self,
+      repository_url: repoApi(fullName),
+      labels_url: `${self}/labels{/name}`,
+      comments_url: `${self}/comments`,
+      events_url: `${self}/events`,
+      html_url: issueHtmlUrl(issue),
+      number: issue.number,
+      state: issue.state,
+      state_reason: null,
+      title: issue.title,
+      body: issue.body,
+      user: userJson(issue.user),
+      labels: [],
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      locked: false,
+      active_lock_reason: null,
+      comments: comments.filter((comment) => comment.issueNumber === issue.number).length,
+      ...(issue.pullRequest
+        ? {
+            pull_request: {
+              url: repoApi(fullName, `/pulls/${issue.number}`),
+              html_url: issueHtmlUrl(issue),
+              diff_url: `${issueHtmlUrl(issue)}.diff`,
+              patch_url: `${issueHtmlUrl(issue)}.patch`,
+              merged_at: null,
+            },
+            draft: pull?.draft ?? false,
+          }
+        : {}),
+      closed_at: null,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      closed_by: null,
+      author_association: association(issue.user),
+      reactions: reactionRollup(undefined, self),
+      timeline_url: `${self}/timeline`,
+      performed_via_github_app: null,
+    };
+  }
+
+  function commentJson(comment: FakeComment): Record<string, unknown> {
+    const self = repoApi(fullName, `/issues/comments/${comment.id}`);
+    const issue = issues.get(comment.issueNumber);
+    const issuePage = issue === undefined ? "" : issueHtmlUrl(issue);
+    return {
+      id: comment.id,
+      node_id: nodeId("IC", comment.id),
+      url: self,
+      html_url: `${issuePage}#issuecomment-${comment.id}`,
+      body: comment.body,
+      user: userJson(comment.user),
+      created_at: comment.createdAt,
+      updated_at: comment.updatedAt,
+      issue_url: repoApi(fullName, `/issues/${comment.issueNumber}`),
+      author_association: association(comment.user),
+      performed_via_github_app: null,
+      reactions: reactionRollup(comment.id, self),
+    };
+  }
+
+  function reactionJson(reaction: FakeReaction): Record<string, unknown> {
+    return {
+      id: reaction.id,
+      node_id: nodeId("REA", reaction.id),
+      user: userJson(reaction.user),
+      content: reaction.content,
+      created_at: reaction.createdAt,
+    };
+  }
+
+  /** What `git diff` says between base and head, as GitHub reports it on a pull. */
+  function pullStats(headSha: string, baseSha: string): Record<string, number> {
+    const commits = Number(bareGit(["rev-list", "--count", `${baseSha}..${headSha}`]) ?? 0);
+    const shortstat = bareGit(["diff", "--shortstat", `${baseSha}...${headSha}`]) ?? "";
+    const count = (pattern: RegExp): number => Number(pattern.exec(shortstat)?.[1] ?? 0);
+    return {
+      commits,
+      additions: count(/(\d+) insertion/),
+      deletions: count(/(\d+) deletion/),
+      changed_files: count(/(\d+) files? changed/),
+    };
+  }
+
+  /** A pull in full (`simple`: the shorter form the list returns). */
+  function pullJson(pull: FakePull, simple = false): Record<string, unknown> {
+    const self = repoApi(fullName, `/pulls/${pull.number}`);
+    const issue = repoApi(fullName, `/issues/${pull.number}`);
+    const html = `${HTML}/${fullName}/pull/${pull.number}`;
+    const own = isOwnRepo(pull.head.repoFullName);
+    const headSha = (own ? branchSha(pull.head.ref) : undefined) ?? pull.head.sha;
+    const baseSha = branchSha(pull.base.ref) ?? pull.base.sha;
+    const headOwner = pull.head.repoFullName.split("/")[0] ?? owner;
+    const short = {
+      url: self,
+      id: pull.id,
+      node_id: nodeId("PR", pull.id),
+      html_url: html,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      issue_url: issue,
+      commits_url: `${self}/commits`,
+      review_comments_url: `${self}/comments`,
+      review_comment_url: repoApi(fullName, "/pulls/comments{/number}"),
+      comments_url: `${issue}/comments`,
+      statuses_url: repoApi(fullName, `/statuses/${headSha}`),
+      number: pull.number,
+      state: pull.state,
+      locked: false,
+      title: pull.title,
+      user: userJson(pull.user),
+      body: pull.body,
+      labels: [],
+      milestone: null,
+      active_lock_reason: null,
+      created_at: pull.createdAt,
+      updated_at: pull.updatedAt,
+      closed_at: null,
+      merged_at: null,
+      merge_commit_sha: null,
+      assignee: null,
+      assignees: [],
+      requested_reviewers: [],
+      requested_teams: [],
+      head: {
+        label: `${headOwner}:${pull.head.ref}`,
+        ref: pull.head.ref,
+        sha: headSha,
+        user: userJson(userNamed(headOwner)),
+        repo: repositoryJson(pull.head.repoFullName),
+      },
+      base: {
+        label: `${owner}:${pull.base.ref}`,
+        ref: pull.base.ref,
+        sha: baseSha,
+        user: userJson(userNamed(owner)),
+        repo: repositoryJson(fullName),
+      },
+      _links: {
+        self: { href: self },
+        html: { href: html },
+        issue: { href: issue },
+        comments: { href: `${issue}/comments` },
+        review_comments: { href: `${self}/comments` },
+        review_comment: { href: repoApi(fullName, "/pulls/comments{/number}") },
+        commits: { href: `${self}/commits` },
+        statuses: { href: repoApi(fullName, `/statuses/${headSha}`) },
+      },
+      author_association: association(pull.user),
+      auto_merge: null,
+      draft: pull.draft,
+    };
+    if (simple) return short;
+    return {
+      ...short,
+      merged: false,
+      mergeable: true,
+      rebaseable: true,
+      mergeable_state: "clean",
+      merged_by: null,
+      comments: comments.filter((comment) => comment.issueNumber === pull.number).length,
+      review_comments: 0,
+      maintainer_can_modify: false,
+      ...pullStats(headSha, baseSha),
+    };
+  }
+
+  // -- routes -------------------------------------------------------------------------------
+
+  function bodyTooLong(resource: string, body: string | undefined): Record<string, unknown>[] {
+    if (body === undefined || body.length <= MAX_BODY) return [];
+    return [
+      {
+        resource,
+        code: "unprocessable",
+        field: "data",
+        message: `Body is too long (maximum is ${MAX_BODY} characters)`,
+      },
+    ];
+  }
+
+  function permissionJson(user: FakeUser): Record<string, unknown> {
+    const role = permissions.get(user.login.toLowerCase()) ?? "none";
+    const permission = role === "maintain" ? "write" : role === "triage" ? "read" : role;
+    const at = (level: Permission): boolean =>
+      ["none", "read", "triage", "write", "maintain", "admin"].indexOf(role) >=
+      ["none", "read", "triage", "write", "maintain", "admin"].indexOf(level);
+    return {
+      permission,
+      role_name: role,
+      user: {
+        ...userJson(user),
+        permissions: {
+          admin: at("admin"),
+          maintain: at("maintain"),
+          push: at("write"),
+          triage: at("triage"),
+          pull: at("read"),
+        },
+        role_name: role,
+      },
+    };
+  }
+
+  function findIssue(call: Call): FakeIssue | undefined {
+    return issues.get(Number(call.params.issue_number));
+  }
+
+  function findComment(call: Call): FakeComment | undefined {
+    return comments.find((comment) => comment.id === Number(call.params.comment_id));
+  }
+
+  /** `head` as GitHub takes it on create: `branch` or `owner:branch`. */
+  function parseHead(head: string): { ref: string; repoFullName: string } {
+    const colon = head.indexOf(":");
+    if (colon === -1) return { ref: head, repoFullName: fullName };
+    return { ref: head.slice(colon + 1), repoFullName: `${head.slice(0, colon)}/${repo}` };
+  }
+
+  const docs = {
+    repo: `${DOCS}/repos/repos#get-a-repository`,
+    permission: `${DOCS}/collaborators/collaborators#get-repository-permissions-for-a-user`,
+    issue: `${DOCS}/issues/issues#get-an-issue`,
+    listComments: `${DOCS}/issues/comments#list-issue-comments`,
+    createComment: `${DOCS}/issues/comments#create-an-issue-comment`,
+    getComment: `${DOCS}/issues/comments#get-an-issue-comment`,
+    updateComment: `${DOCS}/issues/comments#update-an-issue-comment`,
+    react: `${DOCS}/reactions/reactions#create-reaction-for-an-issue-comment`,
+    listPulls: `${DOCS}/pulls/pulls#list-pull-requests`,
+    createPull: `${DOCS}/pulls/pulls#create-a-pull-request`,
+    getPull: `${DOCS}/pulls/pulls#get-a-pull-request`,
+    updatePull: `${DOCS}/pulls/pulls#update-a-pull-request`,
+  };
+
+  const routes: Route[] = [
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}",
+      docs: docs.repo,
+      answer: () => ({ status: 200, body: fullRepositoryJson() }),
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/collaborators/{username}/permission",
+      docs: docs.permission,
+      answer(call) {
+        const user = users.get(call.params.username?.toLowerCase() ?? "");
+        if (user === undefined) return notFound(docs.permission);
+        return { status: 200, body: permissionJson(user) };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/issues/{issue_number}",
+      docs: docs.issue,
+      answer(call) {
+        const issue = findIssue(call);
+        if (issue === undefined) return notFound(docs.issue);
+        return { status: 200, body: issueJson(issue) };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+      docs: docs.listComments,
+      answer(call) {
+        const issue = findIssue(call);
+        if (issue === undefined) return notFound(docs.listComments);
+        const { items, headers } = paginate(
+          comments.filter((comment) => comment.issueNumber === issue.number),
+          call,
+        );
+        return { status: 200, body: items.map(commentJson), headers };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+      docs: docs.createComment,
+      answer(call) {
+        const issue = findIssue(call);
+        if (issue === undefined) return notFound(docs.createComment);
+        const body = stringField(call.body, "body");
+        if (body === undefined) {
+          return validationFailed(docs.createComment, [
+            { resource: "IssueComment", code: "missing_field", field: "body" },
+          ]);
+        }
+        const tooLong = bodyTooLong("IssueComment", body);
+        if (tooLong.length > 0) return validationFailed(docs.createComment, tooLong);
+        const comment = addCommentEntry(issue.number, body, actor);
+        const self = repoApi(fullName, `/issues/comments/${comment.id}`);
+        return { status: 201, body: commentJson(comment), headers: { location: self } };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/issues/comments/{comment_id}",
+      docs: docs.getComment,
+      answer(call) {
+        const comment = findComment(call);
+        if (comment === undefined) return notFound(docs.getComment);
+        return { status: 200, body: commentJson(comment) };
+      },
+    },
+    {
+      method: "PATCH",
+      path: "/repos/{owner}/{repo}/issues/comments/{comment_id}",
+      docs: docs.updateComment,
+      answer(call) {
+        const comment = findComment(call);
+        if (comment === undefined) return notFound(docs.updateComment);
+        const body = stringField(call.body, "body");
+        if (body === undefined) {
+          return validationFailed(docs.updateComment, [
+            { resource: "IssueComment", code: "missing_field", field: "body" },
+          ]);
+        }
+        const tooLong = bodyTooLong("IssueComment", body);
+        if (tooLong.length > 0) return validationFailed(docs.updateComment, tooLong);
+        comment.body = body;
+        comment.updatedAt = timestamp();
+        return { status: 200, body: commentJson(comment) };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+      docs: docs.react,
+      answer(call) {
+        const comment = findComment(call);
+        if (comment === undefined) return notFound(docs.react);
+        const content = REACTIONS.find((known) => known === call.body.content);
+        if (content === undefined) {
+          return validationFailed(docs.react, [
+            { resource: "Reaction", code: "invalid", field: "content" },
+          ]);
+        }
+        const existing = reactions.find(
+          (r) =>
+            r.commentId === comment.id && r.content === content && r.user.login === actor.login,
+        );
+        if (existing !== undefined) return { status: 200, body: reactionJson(existing) };
+        const reaction = {
+          id: nextReactionId++,
+          commentId: comment.id,
+          content,
+          user: userNamed(actor.login),
+          createdAt: timestamp(),
+        };
+        reactions.push(reaction);
+        return { status: 201, body: reactionJson(reaction) };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/pulls",
+      docs: docs.listPulls,
+      answer(call) {
+        const state = call.query.get("state") ?? "open";
+        const head = call.query.get("head");
+        const base = call.query.get("base");
+        // GitHub filters by head only in the `owner:branch` form and ignores a bare branch name.
+        const headFilter = head?.includes(":") ? head.toLowerCase() : undefined;
+        const matching = [...pulls.values()]
+          .filter((pull) => state === "all" || pull.state === state)
+          .filter((pull) => base === null || pull.base.ref === base)
+          .filter(
+            (pull) =>
+              headFilter === undefined ||
+              `${pull.head.repoFullName.split("/")[0]}:${pull.head.ref}`.toLowerCase() ===
+                headFilter,
+          )
+          .sort((a, b) => b.number - a.number);
+        const { items, headers } = paginate(matching, call);
+        return { status: 200, body: items.map((pull) => pullJson(pull, true)), headers };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/pulls",
+      docs: docs.createPull,
+      answer(call) {
+        const title = stringField(call.body, "title");
+        const headParam = stringField(call.body, "head");
+        const base = stringField(call.body, "base");
+        const missing = [
+          ...(title === undefined ? ["title"] : []),
+          ...(headParam === undefined ? ["head"] : []),
+          ...(base === undefined ? ["base"] : []),
+        ];
+        if (title === undefined || headParam === undefined || base === undefined) {
+          return validationFailed(
+            docs.createPull,
+            missing.map((field) => ({ resource: "PullRequest", code: "missing_field", field })),
+          );
+        }
+        const head = parseHead(headParam);
+        const headSha = isOwnRepo(head.repoFullName) ? branchSha(head.ref) : undefined;
+        const baseSha = branchSha(base);
+        const invalid = [
+          ...(headSha === undefined ? ["head"] : []),
+          ...(baseSha === undefined ? ["base"] : []),
+        ];
+        if (headSha === undefined || baseSha === undefined) {
+          return validationFailed(
+            docs.createPull,
+            invalid.map((field) => ({ resource: "PullRequest", field, code: "invalid" })),
+          );
+        }
+        const existing = [...pulls.values()].find(
+          (pull) =>
+            pull.state === "open" &&
+            isOwnRepo(pull.head.repoFullName) &&
+            pull.head.ref === head.ref &&
+            pull.base.ref === base,
+        );
+        if (existing !== undefined) {
+          return validationFailed(docs.createPull, [
+            {
+              resource: "PullRequest",
+              code: "custom",
+              message: `A pull request already exists for ${owner}:${head.ref}.`,
+            },
+          ]);
+        }
+        if (bareGit(["merge-base", "--is-ancestor", headSha, baseSha]) !== undefined) {
+          return validationFailed(docs.createPull, [
+            {
+              resource: "PullRequest",
+              code: "custom",
+              message: `No commits between ${base} and ${head.ref}`,
+            },
+          ]);
+        }
+        const body = stringField(call.body, "body") ?? null;
+        const tooLong = bodyTooLong("PullRequest", body ?? undefined);
+        if (tooLong.length > 0) return validationFailed(docs.createPull, tooLong);
+        const pull = addPullEntry({
+          number: nextNumber(),
+          title,
+          body,
+          user: userNamed(actor.login),
+          head,
+          base: { ref: base },
+          draft: call.body.draft === true,
+        });
+        return {
+          status: 201,
+          body: pullJson(pull),
+          headers: { location: repoApi(fullName, `/pulls/${pull.number}`) },
+        };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/pulls/{pull_number}",
+      docs: docs.getPull,
+      answer(call) {
+        const pull = pulls.get(Number(call.params.pull_number));
+        if (pull === undefined) return notFound(docs.getPull);
+        return { status: 200, body: pullJson(pull) };
+      },
+    },
+    {
+      method: "PATCH",
+      path: "/repos/{owner}/{repo}/pulls/{pull_number}",
+      docs: docs.updatePull,
+      answer(call) {
+        const pull = pulls.get(Number(call.params.pull_number));
+        const issue = issues.get(Number(call.params.pull_number));
+        if (pull === undefined || issue === undefined) return notFound(docs.updatePull);
+        const title = stringField(call.body, "title");
+        const body = stringField(call.body, "body");
+        const state = call.body.state;
+        const tooLong = bodyTooLong("PullRequest", body);
+        if (tooLong.length > 0) return validationFailed(docs.updatePull, tooLong);
+        if (state !== undefined && state !== "open" && state !== "closed") {
+          return validationFailed(docs.updatePull, [
+            { resource: "PullRequest", code: "invalid", field: "state" },
+          ]);
+        }
+        if (title !== undefined) pull.title = issue.title = title;
+        if (body !== undefined) pull.body = issue.body = body;
+        if (state !== undefined) pull.state = issue.state = state;
+        pull.updatedAt = issue.updatedAt = timestamp();
+        return { status: 200, body: pullJson(pull) };
+      },
+    },
+  ];
+
+  const compiled = routes.map((route) => {
+    const names: string[] = [];
+    const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return /_(number|id)$/.test(name) ? "(\\d+)" : "([^/]+)";
+    });
+    return { route, names, pattern: new RegExp(`^${source}$`) };
+  });
+
+  // -- HTTP -----------------------------------------------------------------------------------
+
+  function gitUrl(): string {
+    return `${url}/${owner}/${repo}.git`;
+  }
+
+  function send(res: ServerResponse, answer: Answer): void {
+    const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
+    res.writeHead(answer.status, {
+      "content-type": "application/json; charset=utf-8",
+      "x-github-media-type": "github.v3; format=json",
+      ...answer.headers,
+    });
+    res.end(text);
+  }
+
+  function takeFault(method: string, path: string): Fault | undefined {
+    const index = faults.findIndex(
+      (fault) =>
+        (fault.method === "*" || fault.method.toUpperCase() === method) && fault.path.test(path),
+    );
+    const fault = faults[index];
+    if (fault === undefined) return undefined;
+    fault.left -= 1;
+    if (fault.left <= 0) faults.splice(index, 1);
+    return fault;
+  }
+
+  function restAuthorized(req: IncomingMessage): boolean {
+    const match = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    return match?.[1] === options.token;
+  }
+
+  /** HTTP Basic with `x-access-token:<token>`; the scheme's case does not matter (checkout sends `basic`). */
+  function gitAuthorized(req: IncomingMessage): boolean {
+    const match = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    return match?.[1] === Buffer.from(`x-access-token:${options.token}`).toString("base64");
+  }
+
+  async function readJson(req: IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    return text.trim() === "" ? undefined : JSON.parse(text);
+  }
+
+  function restAnswer(method: string, path: string, query: URLSearchParams, body: unknown): Answer {
+    for (const { route, names, pattern } of compiled) {
+      const match = pattern.exec(path);
+      if (match === null) continue;
+      const params = Object.fromEntries(
+        names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]),
+      );
+      if (`${params.owner}/${params.repo}`.toLowerCase() !== fullName.toLowerCase()) {
+        return notFound(route.docs);
+      }
+      if (route.method !== method) continue;
+      const fields = typeof body === "object" && body !== null ? body : {};
+      const full = new URL(path, url);
+      full.search = query.toString();
+      return route.answer({ params, query, body: fields as Record<string, unknown>, url: full });
+    }
+    return notFound(DOCS);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<LoggedRequest> {
+    const method = req.method ?? "GET";
+    const requestUrl = new URL(req.url ?? "/", url);
+    const path = requestUrl.pathname;
+    const log: LoggedRequest = {
+      method,
+      path: decodeURIComponent(path),
+      query: Object.fromEntries(requestUrl.searchParams),
+      status: 0,
+      body: undefined,
+    };
+    const gitPrefix = `/${owner}/${repo}.git`;
+    const isGit = path === gitPrefix || path.startsWith(`${gitPrefix}/`);
+
+    // A REST body is read first so that the log holds it even for a request a fault answers.
+    let body: unknown;
+    let unparsable = false;
+    if (!isGit) {
+      try {
+        body = await readJson(req);
+      } catch {
+        unparsable = true;
+      }
+    }
+
+    const fault = takeFault(method, log.path);
+    if (fault?.status === "reset") {
+      req.socket.destroy();
+      return { ...log, body };
+    }
+    if (fault !== undefined) {
+      const status = fault.status;
+      const answer = githubError(status, STATUS_CODES[status] ?? "Error", DOCS, fault.body);
+      send(res, { ...answer, headers: fault.headers });
+      return { ...log, status, body };
+    }
+
+    if (isGit) {
+      if (!gitAuthorized(req)) {
+        res.writeHead(401, { "www-authenticate": 'Basic realm="GitHub"' });
+        res.end();
+        return { ...log, status: 401 };
+      }
+      return { ...log, status: await serveGit(req, res, path.slice(gitPrefix.length), requestUrl) };
+    }
+    if (unparsable) {
+      send(res, githubError(400, "Problems parsing JSON", DOCS));
+      return { ...log, status: 400 };
+    }
+    const answer = restAuthorized(req)
+      ? restAnswer(method, path, requestUrl.searchParams, body)
+      : githubError(401, "Bad credentials", DOCS);
+    send(res, answer);
+    return { ...log, status: answer.status, body };
+  }
+
+  /** Runs `git http-backend` as a CGI program for one request; resolves with the status. */
+  function serveGit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathInfo: string,
+    requestUrl: URL,
+  ): Promise<number> {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      if (value !== undefined && !name.startsWith("GIT_")) env[name] = value;
+    }
+    const header = (name: string): Record<string, string> => {
+      const value = req.headers[name.toLowerCase()];
+      return typeof value === "string"
+        ? { [`HTTP_${name.toUpperCase().replace(/-/g, "_")}`]: value }
+        : {};
+    };
+    const child = spawn("git", ["http-backend"], {
+      env: {
+        ...env,
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_PROJECT_ROOT: options.bareRepo,
+        GIT_HTTP_EXPORT_ALL: "1",
+        PATH_INFO: pathInfo,
+        QUERY_STRING: requestUrl.search.replace(/^\?/, ""),
+        REQUEST_METHOD: req.method ?? "GET",
+        CONTENT_TYPE: req.headers["content-type"] ?? "",
+        ...(req.headers["content-length"] === undefined
+          ? {}
+          : { CONTENT_LENGTH: req.headers["content-length"] }),
+        REMOTE_USER: "x-access-token",
+        REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
+        ...header("Content-Encoding"),
+        ...header("Git-Protocol"),
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    req.pipe(child.stdin);
+    child.stdin.on("error", () => undefined);
+    const stderr: Buffer[] = [];
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+
+    return new Promise((resolve) => {
+      let head = Buffer.alloc(0);
+      let status = 0;
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (status !== 0) {
+          res.write(chunk);
+          return;
+        }
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf("\r\n\r\n");
+        const lfEnd = head.indexOf("\n\n");
+        const [at, gap] = end !== -1 ? [end, 4] : lfEnd !== -1 ? [lfEnd, 2] : [-1, 0];
+        if (at === -1) return;
+        const headers: Record<string, string> = {};
+        status = 200;
+        for (const line of head.subarray(0, at).toString("latin1").split(/\r?\n/)) {
+          const colon = line.indexOf(":");
+          const name = line.slice(0, colon).trim();
+          const value = line.slice(colon + 1).trim();
+          if (name.toLowerCase() === "status") status = Number.parseInt(value, 10);
+          else if (colon > 0) headers[name] = value;
+        }
+        res.writeHead(status, headers);
+        res.write(head.subarray(at + gap));
+      });
+      child.on("close", () => {
+        if (status === 0) {
+          status = 500;
+          res.writeHead(500, { "content-type": "text/plain" });
+          res.write(Buffer.concat(stderr));
+        }
+        res.end();
+        resolve(status);
+      });
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).then(
+      (log) => requests.push(log),
+      (error: unknown) => {
+        if (!res.headersSent) send(res, githubError(500, String(error), DOCS));
+        else res.end();
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    owner,
+    repo,
+    url,
+    gitUrl: gitUrl(),
+    routes: routes.map(({ method, path }) => ({ method, path })),
+    requests,
+    addUser,
+    setPermission(login, permission) {
+      userNamed(login);
+      permissions.set(login.toLowerCase(), permission);
+    },
+    addIssue(issue) {
+      return addIssueEntry({
+        number: issue.number,
+        title: issue.title,
+        body: issue.body,
+        user: userNamed(issue.user),
+        pullRequest: issue.pullRequest ?? false,
+        state: "open",
+      });
+    },
+    addComment(issueNumber, comment) {
+      if (!issues.has(issueNumber)) throw new Error(`no issue #${issueNumber}: add it first`);
+      return addCommentEntry(issueNumber, comment.body, userNamed(comment.user));
+    },
+    addPull(pull) {
+      return addPullEntry({
+        number: pull.number,
+        title: pull.title,
+        body: pull.body,
+        user: userNamed(pull.user),
+        head: { ref: pull.head.ref, repoFullName: pull.head.repoFullName ?? fullName },
+        base: pull.base,
+        draft: pull.draft ?? false,
+      });
+    },
+    comments: (issueNumber) => comments.filter((comment) => comment.issueNumber === issueNumber),
+    reactions: (commentId) => reactions.filter((reaction) => reaction.commentId === commentId),
+    pulls: () => [...pulls.values()],
+    fail(fault) {
+      faults.push({ ...fault, left: fault.times ?? 1 });
+    },
+    close() {
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Real webhook payloads from `@octokit/webhooks-examples`, cloned and changed only where a test
+ * needs it. The examples hold no comment on a pull request and none by a bot, so those are
+ * derived here the way GitHub shapes them.
+ */
+import { createRequire } from "node:module";
+import type { WebhookDefinition } from "@octokit/webhooks-examples";
+import type { IssueCommentEvent, WorkflowDispatchEvent } from "@octokit/webhooks-types";
+
+// The package's main file is a JSON array; require keeps it out of TypeScript's JSON inference.
+const DEFINITIONS = createRequire(import.meta.url)(
+  "@octokit/webhooks-examples",
+) as WebhookDefinition[];
+
+function examples<Name extends WebhookDefinition["name"]>(
+  name: Name,
+): WebhookDefinition<Name>["examples"] {
+  const definition = DEFINITIONS.find(
+    (candidate): candidate is WebhookDefinition<Name> => candidate.name === name,
+  );
+  if (definition === undefined) throw new Error(`@octokit/webhooks-examples has no ${name} event`);
+  return definition.examples;
+}
+
+export interface CommentPayloadOptions {
+  body: string;
+  action?: "created" | "edited" | "deleted";
+  /** Make the conversation a pull request's (adds `issue.pull_request` as GitHub does). */
+  onPullRequest?: boolean;
+  /** The commenter (also the event's sender). */
+  user?: { login: string; id: number; type: string };
+  association?: string;
+}
+
+export function issueCommentPayload({
+  body,
+  action = "created",
+  onPullRequest = false,
+  user,
+  association,
+}: CommentPayloadOptions): IssueCommentEvent {
+  const example = examples("issue_comment").find((candidate) => candidate.action === action);
+  if (example === undefined) throw new Error(`no issue_comment example with action ${action}`);
+  const payload = structuredClone(example);
+  payload.comment.body = body;
+  if (onPullRequest) {
+    const pulls = `${payload.repository.url}/pulls/${payload.issue.number}`;
+    const page = `${payload.repository.html_url}/pull/${payload.issue.number}`;
+    payload.issue.pull_request = {
+      url: pulls,
+      html_url: page,
+      diff_url: `${page}.diff`,
+      patch_url: `${page}.patch`,
+      merged_at: null,
+    };
+  }
+  if (user !== undefined) {
+    Object.assign(payload.comment.user, user);
+    Object.assign(payload.sender, user);
+  }
+  if (association !== undefined) {
+    payload.comment.author_association = association as typeof payload.comment.author_association;
+  }
+  return payload;
+}
+
+/** A manual run; `task` undefined leaves the example's empty inputs. */
+export function workflowDispatchPayload({ task }: { task?: string }): WorkflowDispatchEvent {
+  const [example] = examples("workflow_dispatch");
+  if (example === undefined) throw new Error("no workflow_dispatch example");
+  const payload = structuredClone(example);
+  if (task !== undefined) payload.inputs = { ...payload.inputs, task };
+  return payload;
+}
