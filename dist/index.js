@@ -62047,6 +62047,7 @@ function createProgressComment(options) {
   let pending;
   let timer;
   let editing;
+  let creating;
   let finished7 = false;
   const warn = (what, error63) => log.warning(`Could not ${what} the progress comment: ${describeError(error63)}`);
   const create = async (state2) => {
@@ -62087,7 +62088,8 @@ function createProgressComment(options) {
       return commentId;
     },
     start: async (state2) => {
-      if (commentId === void 0) await create(state2);
+      creating ??= create(state2);
+      await creating;
     },
     update: (state2) => {
       if (finished7 || commentId === void 0) return;
@@ -62099,6 +62101,7 @@ function createProgressComment(options) {
       pending = void 0;
       clearTimeout(timer);
       timer = void 0;
+      await creating;
       await editing;
       if (commentId === void 0) await create(state2);
       else await edit(commentId, state2);
@@ -95001,6 +95004,9 @@ async function publish(request2) {
     notes: caughtUp.notes
   };
 }
+async function branchDiffstat(workspace, base) {
+  return (await git(workspace, ["diff", "--stat", `refs/remotes/origin/${base}...HEAD`])).stdout;
+}
 
 // src/triggers/authorize.ts
 var WRITERS = ["admin", "maintain", "write"];
@@ -95090,28 +95096,25 @@ async function workTask(options) {
       log.warning(`refused (${access2.code}): ${access2.reply}`);
       return await end({ phase: "refused", reason: access2.reply });
     }
-    if (task.comment) {
-      await api.react(task.comment.id, "eyes").catch((error63) => log.warning(`could not react: ${describeError(error63)}`));
-    }
-    await comment.start({ ...frame, ...work, phase: "working" });
     const base = access2.pull ? access2.pull.head.ref : task.repository.defaultBranch;
-    const prepared = await prepareThreadBranch({
-      workspace: options.workspace,
-      branch: threadBranch(task, config2.branchPrefix),
-      base,
-      token: config2.githubToken
-    });
+    const reacting = task.comment ? api.react(task.comment.id, "eyes").catch((error63) => log.warning(`could not react: ${describeError(error63)}`)) : void 0;
+    const [prepared, thread] = await Promise.all([
+      // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
+      prepareThreadBranch({
+        workspace: options.workspace,
+        branch: threadBranch(task, config2.branchPrefix),
+        base,
+        token: config2.githubToken
+      }),
+      threadOf(task, api),
+      reacting,
+      comment.start({ ...frame, ...work, phase: "working" })
+    ]);
     log.info(
       `${prepared.reused ? "continuing" : "starting"} branch ${prepared.branch} from ${base} at ${prepared.startSha.slice(0, 12)}`
     );
-    const issue3 = task.thread.kind === "dispatch" ? void 0 : await api.issue(task.thread.number);
-    const prompt = issue3 === void 0 ? dispatchTaskPrompt({ task, repositoryInstructions: config2.instructions }) : threadTaskPrompt({
-      task,
-      issue: issue3,
-      comments: await api.comments(issue3.number),
-      pull: access2.pull,
-      repositoryInstructions: config2.instructions
-    });
+    const repositoryInstructions = config2.instructions;
+    const prompt = thread === void 0 ? dispatchTaskPrompt({ task, repositoryInstructions }) : threadTaskPrompt({ task, ...thread, pull: access2.pull, repositoryInstructions });
     const result = await runSession({
       workspace: options.workspace,
       sandbox: {
@@ -95147,13 +95150,28 @@ async function workTask(options) {
       }
     });
     work = { ...work, activity: void 0, totals: result };
-    const ending = await deliver(options, prepared, result, issue3?.title, tally, (pushed) => {
-      branch = pushed;
-    });
+    const ending = await deliver(
+      options,
+      prepared,
+      result,
+      thread?.issue.title,
+      tally,
+      (pushed) => {
+        branch = pushed;
+      }
+    );
     return await end(ending);
   } catch (error63) {
     return await end({ phase: "failed", error: describeError(error63) });
   }
+}
+async function threadOf(task, api) {
+  if (task.thread.kind === "dispatch") return void 0;
+  const [issue3, comments] = await Promise.all([
+    api.issue(task.thread.number),
+    api.comments(task.thread.number)
+  ]);
+  return { issue: issue3, comments };
 }
 async function deliver(options, prepared, result, issueTitle, tally, onPushed) {
   const { task, config: config2, api } = options;
@@ -95182,23 +95200,22 @@ ${result.summary}`.trim(),
     allowWorkflowChanges: config2.allowWorkflowChanges
   });
   for (const note of published.notes) options.log.info(note);
-  if (published.outcome === "pushed") onPushed(prepared.branch);
+  if (published.outcome === "pushed" || prepared.reused) onPushed(prepared.branch);
   if (published.outcome === "no-changes") {
-    if (result.stopReason === "model_error") {
-      return { phase: "failed", error: describeError(result.error) };
-    }
     if (allToolCallsFailed(tally)) {
       return {
         phase: "failed",
         error: "every tool call failed, so the agent could not work on the repository (see the job log for each call's error); this is a failure, not an absence of changes"
       };
     }
-    if (result.stopReason !== "done") {
-      return { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
+    if (result.stopReason === "model_error" && !prepared.reused) {
+      return { phase: "failed", error: describeError(result.error) };
     }
-    return { phase: "no-changes", summary: result.summary };
+    if (!prepared.reused) {
+      return result.stopReason === "done" ? { phase: "no-changes", summary: result.summary } : { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
+    }
   }
-  const final = text(published.diffstat);
+  const final = text(await branchDiffstat(options.workspace, prepared.base));
   const existing = await api.findOpenPull(prepared.branch, prepared.base);
   const finished7 = result.stopReason === "done";
   const pull = linkOf(

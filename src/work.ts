@@ -11,10 +11,10 @@ import { SYSTEM_PROMPT, dispatchTaskPrompt, threadTaskPrompt } from "./agent/pro
 import { runSession } from "./agent/session.ts";
 import type { SessionResult } from "./agent/session.ts";
 import type { Config } from "./config/config.ts";
-import type { GitHubApi, PullInfo } from "./github/api.ts";
+import type { CommentInfo, GitHubApi, IssueInfo, PullInfo } from "./github/api.ts";
 import { prepareThreadBranch } from "./github/branch.ts";
 import type { PreparedBranch } from "./github/branch.ts";
-import { publish } from "./github/publish.ts";
+import { branchDiffstat, publish } from "./github/publish.ts";
 import { knownSecrets } from "./github/secret-scan.ts";
 import { NO_WORK, createProgressComment, progressFromEvent } from "./github/progress.ts";
 import type { Ending, FinalState, PullLink, Work } from "./github/progress.ts";
@@ -93,36 +93,34 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       log.warning(`refused (${access.code}): ${access.reply}`);
       return await end({ phase: "refused", reason: access.reply });
     }
-    if (task.comment) {
-      await api
-        .react(task.comment.id, "eyes")
-        .catch((error: unknown) => log.warning(`could not react: ${describeError(error)}`));
-    }
-    await comment.start({ ...frame, ...work, phase: "working" });
-
-    // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
+    // Once authorised, the independent steps overlap: the first model request waits on the
+    // slowest of them (usually the fetch), not on their sum.
     const base = access.pull ? access.pull.head.ref : task.repository.defaultBranch;
-    const prepared = await prepareThreadBranch({
-      workspace: options.workspace,
-      branch: threadBranch(task, config.branchPrefix),
-      base,
-      token: config.githubToken,
-    });
+    const reacting = task.comment
+      ? api
+          .react(task.comment.id, "eyes")
+          .catch((error: unknown) => log.warning(`could not react: ${describeError(error)}`))
+      : undefined;
+    const [prepared, thread] = await Promise.all([
+      // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
+      prepareThreadBranch({
+        workspace: options.workspace,
+        branch: threadBranch(task, config.branchPrefix),
+        base,
+        token: config.githubToken,
+      }),
+      threadOf(task, api),
+      reacting,
+      comment.start({ ...frame, ...work, phase: "working" }),
+    ]);
     log.info(
       `${prepared.reused ? "continuing" : "starting"} branch ${prepared.branch} from ${base} at ${prepared.startSha.slice(0, 12)}`,
     );
-
-    const issue = task.thread.kind === "dispatch" ? undefined : await api.issue(task.thread.number);
+    const repositoryInstructions = config.instructions;
     const prompt =
-      issue === undefined
-        ? dispatchTaskPrompt({ task, repositoryInstructions: config.instructions })
-        : threadTaskPrompt({
-            task,
-            issue,
-            comments: await api.comments(issue.number),
-            pull: access.pull,
-            repositoryInstructions: config.instructions,
-          });
+      thread === undefined
+        ? dispatchTaskPrompt({ task, repositoryInstructions })
+        : threadTaskPrompt({ task, ...thread, pull: access.pull, repositoryInstructions });
     const result = await runSession({
       workspace: options.workspace,
       sandbox: {
@@ -159,13 +157,33 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
     });
     work = { ...work, activity: undefined, totals: result };
 
-    const ending = await deliver(options, prepared, result, issue?.title, tally, (pushed) => {
-      branch = pushed;
-    });
+    const ending = await deliver(
+      options,
+      prepared,
+      result,
+      thread?.issue.title,
+      tally,
+      (pushed) => {
+        branch = pushed;
+      },
+    );
     return await end(ending);
   } catch (error) {
     return await end({ phase: "failed", error: describeError(error) });
   }
+}
+
+/** The issue (or PR) and its conversation, which the task prompt quotes; none for a dispatch. */
+async function threadOf(
+  task: Task,
+  api: GitHubApi,
+): Promise<{ issue: IssueInfo; comments: CommentInfo[] } | undefined> {
+  if (task.thread.kind === "dispatch") return undefined;
+  const [issue, comments] = await Promise.all([
+    api.issue(task.thread.number),
+    api.comments(task.thread.number),
+  ]);
+  return { issue, comments };
 }
 
 /**
@@ -205,12 +223,11 @@ async function deliver(
     allowWorkflowChanges: config.allowWorkflowChanges,
   });
   for (const note of published.notes) options.log.info(note);
-  if (published.outcome === "pushed") onPushed(prepared.branch);
+  if (published.outcome === "pushed" || prepared.reused) onPushed(prepared.branch);
 
+  // A reused branch already holds earlier runs' work: its PR is opened or updated even when this
+  // run added nothing.
   if (published.outcome === "no-changes") {
-    if (result.stopReason === "model_error") {
-      return { phase: "failed", error: describeError(result.error) };
-    }
     if (allToolCallsFailed(tally)) {
       return {
         phase: "failed",
@@ -218,13 +235,17 @@ async function deliver(
           "every tool call failed, so the agent could not work on the repository (see the job log for each call's error); this is a failure, not an absence of changes",
       };
     }
-    if (result.stopReason !== "done") {
-      return { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
+    if (result.stopReason === "model_error" && !prepared.reused) {
+      return { phase: "failed", error: describeError(result.error) };
     }
-    return { phase: "no-changes", summary: result.summary };
+    if (!prepared.reused) {
+      return result.stopReason === "done"
+        ? { phase: "no-changes", summary: result.summary }
+        : { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
+    }
   }
 
-  const final = text(published.diffstat);
+  const final = text(await branchDiffstat(options.workspace, prepared.base));
   const existing = await api.findOpenPull(prepared.branch, prepared.base);
   const finished = result.stopReason === "done";
   const pull = linkOf(

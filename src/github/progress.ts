@@ -205,6 +205,7 @@ export function createProgressComment(options: ProgressCommentOptions): Progress
   let pending: ProgressState | undefined;
   let timer: NodeJS.Timeout | undefined;
   let editing: Promise<void> | undefined;
+  let creating: Promise<void> | undefined;
   let finished = false;
 
   const warn = (what: string, error: unknown): void =>
@@ -252,7 +253,8 @@ export function createProgressComment(options: ProgressCommentOptions): Progress
       return commentId;
     },
     start: async (state) => {
-      if (commentId === undefined) await create(state);
+      creating ??= create(state);
+      await creating;
     },
     update: (state) => {
       if (finished || commentId === undefined) return;
@@ -264,7 +266,9 @@ export function createProgressComment(options: ProgressCommentOptions): Progress
       pending = undefined;
       clearTimeout(timer);
       timer = undefined;
-      // An edit under way lands first, so the final state is the last one written.
+      // A creation or an edit under way lands first, so the final state is the last one written
+      // (and a run that fails while the comment is being created still leaves one comment).
+      await creating;
       await editing;
       if (commentId === undefined) await create(state);
       else await edit(commentId, state);

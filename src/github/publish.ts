@@ -334,3 +334,8 @@ export async function publish(request: PublishRequest): Promise<Published> {
     notes: caughtUp.notes,
   };
 }
+
+/** What the thread's branch changes against its base, all runs together: the PR's "Changes". */
+export async function branchDiffstat(workspace: string, base: string): Promise<string> {
+  return (await git(workspace, ["diff", "--stat", `refs/remotes/origin/${base}...HEAD`])).stdout;
+}

@@ -9,104 +9,22 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { BUGGY_LINE, FIXED_LINE, fixtureGit } from "../support/fixture-repo.ts";
 import { callTools, say } from "../support/model-server.ts";
 import type { Script } from "../support/model-server.ts";
-import { issueCommentPayload } from "../support/payloads.ts";
-import { API_KEY, createWorld, runAction } from "./harness.ts";
-import type { World } from "./harness.ts";
+import { API_KEY, runAction } from "./harness.ts";
+import {
+  FIX,
+  args,
+  closeWorlds,
+  commentEvent,
+  originBranches,
+  progressComment,
+  world,
+} from "./scenes.ts";
 
-const worlds: World[] = [];
-after(async () => {
-  for (const world of worlds) await world.close();
-});
-
-const args = (value: unknown): string => JSON.stringify(value);
-const FIX: Script = [
-  callTools([
-    {
-      name: "todo_write",
-      arguments: args({
-        todos: [
-          { content: "Reproduce the failing test", status: "completed" },
-          { content: "Fix add()", status: "in_progress" },
-        ],
-      }),
-    },
-    { name: "bash", arguments: args({ command: "npm test --silent" }) },
-  ]),
-  callTools([
-    {
-      name: "edit",
-      arguments: args({ path: "calc.js", old_string: BUGGY_LINE, new_string: FIXED_LINE }),
-    },
-  ]),
-  callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
-  say("add() subtracted instead of adding. Fixed calc.js; npm test passes."),
-];
-
-const REQUESTER = { login: "octocat", id: 583231, type: "User" };
-
-async function world(script: Script, prepare?: (repo: string) => void): Promise<World> {
-  const made = await createWorld(script, prepare);
-  worlds.push(made);
-  made.github.addUser(REQUESTER);
-  made.github.setPermission(REQUESTER.login, "write");
-  made.github.addIssue({
-    number: 1,
-    title: "add() returns the wrong sum",
-    body: "calc.test.js fails: add(2, 3) should be 5.",
-    user: "octocat",
-  });
-  return made;
-}
-
-/** A real `issue_comment.created` example, pointed at the fake's issue and a comment it holds. */
-function commentEvent(
-  made: World,
-  body: string,
-  options: {
-    user?: typeof REQUESTER;
-    action?: "created" | "edited";
-    onPullRequest?: boolean;
-    issue?: number;
-  } = {},
-): unknown {
-  const user = options.user ?? REQUESTER;
-  const issue = options.issue ?? 1;
-  const comment = made.github.addComment(issue, { body, user: user.login });
-  const payload = issueCommentPayload({
-    body,
-    user,
-    action: options.action,
-    onPullRequest: options.onPullRequest,
-    association: "COLLABORATOR",
-  });
-  payload.comment.id = comment.id;
-  payload.issue.number = issue;
-  payload.repository.default_branch = "main";
-  return payload;
-}
-
-function originBranches(made: World): string[] {
-  return execFileSync(
-    "git",
-    ["-C", made.origin, "for-each-ref", "--format=%(refname:short)", "refs/heads"],
-    {
-      encoding: "utf8",
-    },
-  )
-    .split("\n")
-    .filter(Boolean);
-}
-
-function progressComment(made: World, issue = 1): string {
-  const ours = made.github.comments(issue).filter((c) => c.body.startsWith(PITCREW_COMMENT_MARKER));
-  assert.equal(ours.length, 1, "one progress comment, edited in place");
-  return ours[0]?.body ?? "";
-}
+after(closeWorlds);
 
 describe("/agent fix with the built action", needsBwrap(), () => {
   test("opens a PR with the fix, tells the truth in the comment, writes the outputs", async () => {

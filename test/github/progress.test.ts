@@ -459,6 +459,31 @@ describe("createProgressComment", () => {
     ]);
   });
 
+  test("a run that ends while the comment is still being created leaves one comment, final state last", async (t) => {
+    const { now } = clock(t);
+    const api = recordingApi();
+    let created: () => void = () => undefined;
+    const slow = {
+      ...api,
+      // GitHub takes its time with the creation; the run fails meanwhile.
+      createComment: async (issueNumber: number, body: string) => {
+        await new Promise<void>((resolve) => (created = resolve));
+        return api.createComment(issueNumber, body);
+      },
+    };
+    const comment = createProgressComment({ api: slow, issueNumber: 12, log: recordingLog(), now });
+    const starting = comment.start(working("one"));
+    const finishing = comment.finish(NO_CHANGES);
+    await new Promise((resolve) => setImmediate(resolve));
+    created();
+    await Promise.all([starting, finishing]);
+    assert.deepEqual(
+      api.calls.map((call) => call.op),
+      ["create", "update"],
+    );
+    assert.equal(api.calls.at(-1)?.body, renderProgress(NO_CHANGES));
+  });
+
   test("a dispatched task has no thread to comment on: nothing is posted", async (t) => {
     const { now, advance } = clock(t);
     const api = recordingApi();
