@@ -29359,6 +29359,9 @@ function allowedBots(raw) {
 // src/config/repository.ts
 import { posix } from "node:path";
 
+// src/github/git.ts
+import { Buffer as Buffer8 } from "node:buffer";
+
 // node_modules/is-plain-obj/index.js
 function isPlainObject(value) {
   if (typeof value !== "object" || value === null) {
@@ -37190,6 +37193,28 @@ async function git(dir, args2, options = {}) {
     throw new PitcrewError("git-failed", `git ${args2.join(" ")} failed: ${message}`);
   }
   return { stdout: result.stdout, exitCode };
+}
+function tokenEnv(remoteUrl, token) {
+  const key = `http.${remoteUrl}.extraheader`;
+  const basic = Buffer8.from(`x-access-token:${token}`).toString("base64");
+  const entries = [
+    [key, ""],
+    [key, `AUTHORIZATION: basic ${basic}`],
+    // Nothing asks a helper for a password, and nothing is stored by one.
+    ["credential.helper", ""]
+  ];
+  const env = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([name2, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = name2;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
+async function originEnv(workspace, token, direction) {
+  if (token === void 0) return {};
+  const push2 = direction === "push" ? ["--push"] : [];
+  const url2 = (await git(workspace, ["remote", "get-url", ...push2, "origin"])).stdout;
+  return tokenEnv(url2, token);
 }
 
 // src/config/repo-config.ts
@@ -94583,29 +94608,6 @@ function lateInjection(sandbox, todos) {
 }
 
 // src/github/branch.ts
-import { Buffer as Buffer8 } from "node:buffer";
-function tokenEnv(remoteUrl, token) {
-  const key = `http.${remoteUrl}.extraheader`;
-  const basic = Buffer8.from(`x-access-token:${token}`).toString("base64");
-  const entries = [
-    [key, ""],
-    [key, `AUTHORIZATION: basic ${basic}`],
-    // Nothing asks a helper for a password, and nothing is stored by one.
-    ["credential.helper", ""]
-  ];
-  const env = { GIT_CONFIG_COUNT: String(entries.length) };
-  entries.forEach(([name2, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = name2;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return env;
-}
-async function originEnv(workspace, token, direction) {
-  if (token === void 0) return {};
-  const push2 = direction === "push" ? ["--push"] : [];
-  const url2 = (await git(workspace, ["remote", "get-url", ...push2, "origin"])).stdout;
-  return tokenEnv(url2, token);
-}
 async function fetchBranches(workspace, names, token) {
   const env = await originEnv(workspace, token, "fetch");
   const refs = [...new Set(names)].map((name2) => `refs/heads/${name2}`);
@@ -94763,6 +94765,15 @@ function knownSecrets(env, extra) {
   return [
     ...new Set(values.filter((value) => (value?.length ?? 0) >= MIN_KNOWN_LENGTH))
   ];
+}
+function withholdSecrets(text, known) {
+  const findings = scanForSecrets([{ source: "text", text }], known);
+  if (findings.length === 0) return text;
+  const lines = text.split("\n");
+  for (const { line, kind } of findings) {
+    lines[line - 1] = `_(a line was withheld here: it holds what looks like a secret: ${kind})_`;
+  }
+  return lines.join("\n");
 }
 
 // src/github/publish.ts
@@ -95072,7 +95083,15 @@ function linkOf(pull) {
 }
 async function workTask(options) {
   const { task, config: config2, api, log } = options;
-  const comment = createProgressComment({ api, issueNumber: issueNumberOf(task), log });
+  const secrets = knownSecrets(options.env, [config2.apiKey, config2.githubToken]);
+  const comment = createProgressComment({
+    api: {
+      createComment: (issue3, body2) => api.createComment(issue3, withholdSecrets(body2, secrets)),
+      updateComment: (id, body2) => api.updateComment(id, withholdSecrets(body2, secrets))
+    },
+    issueNumber: issueNumberOf(task),
+    log
+  });
   const frame = { task, runUrl: options.runUrl };
   let work = NO_WORK;
   let tally = [];

@@ -15,7 +15,7 @@ import type { CommentInfo, GitHubApi, IssueInfo, PullInfo } from "./github/api.t
 import { prepareThreadBranch } from "./github/branch.ts";
 import type { PreparedBranch } from "./github/branch.ts";
 import { branchDiffstat, publish } from "./github/publish.ts";
-import { knownSecrets } from "./github/secret-scan.ts";
+import { knownSecrets, withholdSecrets } from "./github/secret-scan.ts";
 import { NO_WORK, createProgressComment, progressFromEvent } from "./github/progress.ts";
 import type { Ending, FinalState, PullLink, Work } from "./github/progress.ts";
 import {
@@ -66,7 +66,16 @@ function linkOf(pull: PullInfo): PullLink {
 
 export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   const { task, config, api, log } = options;
-  const comment = createProgressComment({ api, issueNumber: issueNumberOf(task), log });
+  // Every comment body passes the secret check on its way out.
+  const secrets = knownSecrets(options.env, [config.apiKey, config.githubToken]);
+  const comment = createProgressComment({
+    api: {
+      createComment: (issue, body) => api.createComment(issue, withholdSecrets(body, secrets)),
+      updateComment: (id, body) => api.updateComment(id, withholdSecrets(body, secrets)),
+    },
+    issueNumber: issueNumberOf(task),
+    log,
+  });
   const frame = { task, runUrl: options.runUrl };
   let work: Work = NO_WORK;
   let tally: ToolTally = [];

@@ -1,11 +1,9 @@
 /**
  * The thread's branch in the action's checkout: reused from origin when an earlier run pushed it,
- * else created from the fresh base; and the one way a git command carries the GitHub token to
- * origin. Committing and pushing are publish.ts's job.
+ * else created from the fresh base. Committing and pushing are publish.ts's job.
  */
-import { Buffer } from "node:buffer";
 import { PitcrewError } from "../errors.ts";
-import { git } from "./git.ts";
+import { git, originEnv } from "./git.ts";
 
 export interface ThreadBranchRequest {
   /** The checkout (GITHUB_WORKSPACE), with `origin` pointing at the repository. */
@@ -25,42 +23,6 @@ export interface PreparedBranch {
   startSha: string;
   /** The branch already existed on origin (an earlier run pushed it) and was checked out. */
   reused: boolean;
-}
-
-/**
- * Environment for one git command that talks to `remoteUrl` with `token` (GitHub's Basic scheme,
- * as actions/checkout uses it): never written to `.git/config`, never in argv (visible in /proc).
- * http.extraheader entries are chosen by the most specific matching URL, so the reset and the
- * header are keyed by the exact remote URL: that outranks the `http.https://github.com/` header
- * actions/checkout persists, which a plain `http.extraheader` reset would not clear.
- */
-export function tokenEnv(remoteUrl: string, token: string): Record<string, string> {
-  const key = `http.${remoteUrl}.extraheader`;
-  const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
-  const entries: [string, string][] = [
-    [key, ""],
-    [key, `AUTHORIZATION: basic ${basic}`],
-    // Nothing asks a helper for a password, and nothing is stored by one.
-    ["credential.helper", ""],
-  ];
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
-  entries.forEach(([name, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = name;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return env;
-}
-
-/** The token environment for a command that fetches from (or pushes to) origin. */
-export async function originEnv(
-  workspace: string,
-  token: string | undefined,
-  direction: "fetch" | "push",
-): Promise<Record<string, string>> {
-  if (token === undefined) return {};
-  const push = direction === "push" ? ["--push"] : [];
-  const url = (await git(workspace, ["remote", "get-url", ...push, "origin"])).stdout;
-  return tokenEnv(url, token);
 }
 
 /**

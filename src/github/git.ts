@@ -3,6 +3,7 @@
  * left anything in the worktree: no hooks, no fsmonitor, no system config, no prompts, no LFS
  * downloads, and none of the caller's GIT_* variables steering it elsewhere.
  */
+import { Buffer } from "node:buffer";
 import { execa } from "execa";
 import { PitcrewError } from "../errors.ts";
 
@@ -58,4 +59,40 @@ export async function git(
     throw new PitcrewError("git-failed", `git ${args.join(" ")} failed: ${message}`);
   }
   return { stdout: result.stdout, exitCode };
+}
+
+/**
+ * Environment for one git command that talks to `remoteUrl` with `token` (GitHub's Basic scheme,
+ * as actions/checkout uses it): never written to `.git/config`, never in argv (visible in /proc).
+ * http.extraheader entries are chosen by the most specific matching URL, so the reset and the
+ * header are keyed by the exact remote URL: that outranks the `http.https://github.com/` header
+ * actions/checkout persists, which a plain `http.extraheader` reset would not clear.
+ */
+export function tokenEnv(remoteUrl: string, token: string): Record<string, string> {
+  const key = `http.${remoteUrl}.extraheader`;
+  const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+  const entries: [string, string][] = [
+    [key, ""],
+    [key, `AUTHORIZATION: basic ${basic}`],
+    // Nothing asks a helper for a password, and nothing is stored by one.
+    ["credential.helper", ""],
+  ];
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([name, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = name;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
+
+/** The token environment for a command that fetches from (or pushes to) origin. */
+export async function originEnv(
+  workspace: string,
+  token: string | undefined,
+  direction: "fetch" | "push",
+): Promise<Record<string, string>> {
+  if (token === undefined) return {};
+  const push = direction === "push" ? ["--push"] : [];
+  const url = (await git(workspace, ["remote", "get-url", ...push, "origin"])).stdout;
+  return tokenEnv(url, token);
 }

@@ -6,8 +6,8 @@
 import { Buffer } from "node:buffer";
 import { PitcrewError } from "../errors.ts";
 import type { Person } from "../triggers/task.ts";
-import { fetchBranches, originEnv } from "./branch.ts";
-import { git } from "./git.ts";
+import { fetchBranches } from "./branch.ts";
+import { git, originEnv } from "./git.ts";
 import { scanForSecrets } from "./secret-scan.ts";
 import type { Finding, ScanItem } from "./secret-scan.ts";
 

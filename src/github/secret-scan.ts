@@ -138,3 +138,18 @@ export function knownSecrets(
     ...new Set(values.filter((value): value is string => (value?.length ?? 0) >= MIN_KNOWN_LENGTH)),
   ];
 }
+
+/**
+ * Text about to be posted, with every line that holds a known secret or a token pattern replaced
+ * by a notice naming the kind: comments are never blocked (people must hear how the run went),
+ * but nothing secret-looking reaches them.
+ */
+export function withholdSecrets(text: string, known: readonly string[]): string {
+  const findings = scanForSecrets([{ source: "text", text }], known);
+  if (findings.length === 0) return text;
+  const lines = text.split("\n");
+  for (const { line, kind } of findings) {
+    lines[line - 1] = `_(a line was withheld here: it holds what looks like a secret: ${kind})_`;
+  }
+  return lines.join("\n");
+}

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
+import { examples } from "../support/payloads.ts";
 import { parse, parseDocument } from "yaml";
 import { DEFAULTS } from "../../src/config/config.ts";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
@@ -198,11 +198,8 @@ function raisedCodes(): Set<string> {
   return codes;
 }
 
-function webhookExample(name: string): unknown {
-  const definitions = createRequire(import.meta.url)(
-    "@octokit/webhooks-examples",
-  ) as WebhookDefinition[];
-  const example = definitions.find((definition) => definition.name === name)?.examples[0];
+function webhookExample(name: WebhookDefinition["name"]): unknown {
+  const [example] = examples(name);
   assert.ok(example, `@octokit/webhooks-examples has no ${name} example`);
   return structuredClone(example);
 }
@@ -277,7 +274,9 @@ describe("example workflows", () => {
           assert.match(header, /NOT AVAILABLE YET/);
           for (const eventName of Object.keys(flow.on)) {
             const payload =
-              eventName === "schedule" ? { schedule: "17 4 * * 1-5" } : webhookExample(eventName);
+              eventName === "schedule"
+                ? { schedule: "17 4 * * 1-5" }
+                : webhookExample(eventName as WebhookDefinition["name"]);
             const trigger = parseEvent({
               eventName,
               payload,

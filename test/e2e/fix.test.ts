@@ -249,6 +249,19 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.ok(!logged.join("\n").includes(API_KEY), run.stdout);
   });
 
+  test("an answer quoting a secret is posted with that line withheld", async () => {
+    const made = await world([say(`Nothing to change.\nFor the record, the key is ${API_KEY}.`)]);
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+    });
+    assert.equal(run.outputs.conclusion, "no-changes", run.stdout);
+    const body = progressComment(made);
+    assert.match(body, /Nothing to change/);
+    assert.match(body, /withheld/);
+    assert.ok(!body.includes(API_KEY));
+  });
+
   test("GitHub failing with 502 on PR creation is retried; 422 not-permitted is named", async () => {
     const made = await world(FIX);
     made.github.fail({ method: "POST", path: /\/pulls$/, status: 502, times: 2 });

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
-import { prepareThreadBranch, tokenEnv } from "../../src/github/branch.ts";
+import { prepareThreadBranch } from "../../src/github/branch.ts";
+import { tokenEnv } from "../../src/github/git.ts";
 import { git } from "../../src/github/git.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
 

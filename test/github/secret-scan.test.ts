@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { knownSecrets, scanForSecrets } from "../../src/github/secret-scan.ts";
+import { knownSecrets, scanForSecrets, withholdSecrets } from "../../src/github/secret-scan.ts";
 
 /** Built from parts so this file holds no token-shaped literal for other scanners to trip on. */
 const SAMPLES: Record<string, string> = {
@@ -107,5 +107,29 @@ describe("knownSecrets", () => {
       "runtime-token-value",
       "id-token-request-value",
     ]);
+  });
+});
+
+describe("withholdSecrets", () => {
+  test("replaces each line that holds a known value or a token pattern, and only those", () => {
+    const token = `ghp_${"A1b2C3d4E5".repeat(3)}abcdef`;
+    const text = [
+      "Fixed the parser.",
+      `The old key was sk-known-value-123456 in config.js`,
+      `and a token ${token} in the fixture`,
+      "Tests pass.",
+    ].join("\n");
+    const shown = withholdSecrets(text, ["sk-known-value-123456"]);
+    const lines = shown.split("\n");
+    assert.equal(lines[0], "Fixed the parser.");
+    assert.match(lines[1] ?? "", /withheld.*secret/);
+    assert.match(lines[2] ?? "", /withheld.*GitHub token/);
+    assert.equal(lines[3], "Tests pass.");
+    assert.ok(!shown.includes("sk-known-value-123456") && !shown.includes(token));
+  });
+
+  test("text without secrets is returned as it was", () => {
+    const text = "Nothing to hide: sha 3e3b99187278, uuid 123e4567-e89b-12d3-a456-426614174000.";
+    assert.equal(withholdSecrets(text, ["sk-known-value-123456"]), text);
   });
 });

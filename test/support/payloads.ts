@@ -12,7 +12,7 @@ const DEFINITIONS = createRequire(import.meta.url)(
   "@octokit/webhooks-examples",
 ) as WebhookDefinition[];
 
-function examples<Name extends WebhookDefinition["name"]>(
+export function examples<Name extends WebhookDefinition["name"]>(
   name: Name,
 ): WebhookDefinition<Name>["examples"] {
   const definition = DEFINITIONS.find(
