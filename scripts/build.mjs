@@ -12,7 +12,7 @@ const outdir = process.argv[2] ?? "dist";
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: { index: "src/index.ts", cli: "src/cli.ts" },
+  entryPoints: { index: "src/index.ts", post: "src/post-index.ts", cli: "src/cli.ts" },
   outdir,
   bundle: true,
   platform: "node",

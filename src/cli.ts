@@ -16,6 +16,11 @@ commands:
       OPENAI_API_KEY; the base URL also from OPENAI_BASE_URL.
       Exit status: 0 finished, 1 failed, 2 bad usage, 3 stopped by a limit, 130 cancelled.
 
+  run --continue [--repo DIR] [options] ["what to do next"]
+      Pick the last run up on its branch: the agent gets that run's handoff note (saved in
+      .git/pitcrew/notes), its first task and the new instruction (default: carry on). The
+      result is committed on the same branch; the totals of all its runs are printed.
+
   sandbox [--workspace DIR] [--explain] [--sandbox auto|bwrap|none] [--timeout SECONDS] -- CMD [ARG...]
       Run one command under the exact sandbox policy the agent gets.
       Exit status is the command's; 124 when it timed out; 125 when the sandbox cannot start.

@@ -4,6 +4,8 @@
  * before anything on GitHub or in the repository changes.
  */
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as core from "@actions/core";
 import { PitcrewError, describeError } from "./errors.ts";
 import { DEFAULTS } from "./config/config.ts";
@@ -16,6 +18,9 @@ import { setOutputs } from "./github/report.ts";
 import type { Task } from "./triggers/task.ts";
 import { parseEvent } from "./triggers/event.ts";
 import { workTask } from "./work.ts";
+import type { NotesPlace } from "./work.ts";
+import { createArtifactStore } from "./store/artifact.ts";
+import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
 
 /** What the runner tells a JavaScript action about this run. */
 export interface RunnerContext {
@@ -29,6 +34,8 @@ export interface RunnerContext {
   workspace: string;
   /** The commit the workflow runs on (the default branch's head for comment events). */
   sha: string;
+  /** The runner's scratch folder (RUNNER_TEMP), emptied after every job. */
+  tempDir: string;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -72,6 +79,34 @@ export function runnerContext(env: NodeJS.ProcessEnv = process.env): RunnerConte
     runId,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     sha: env.GITHUB_SHA || "HEAD",
+    tempDir: env.RUNNER_TEMP || tmpdir(),
+  };
+}
+
+/**
+ * The thread's notes: a workflow artifact, and a local copy in RUNNER_TEMP that the `post:` step
+ * uploads when the main step ends before its final save (a cancelled or timed-out job).
+ */
+export function notesPlace(
+  runner: RunnerContext,
+  token: string,
+  retentionDays: number,
+  threadKey: string,
+): NotesPlace {
+  const localDir = join(runner.tempDir, "pitcrew-notes", threadKey);
+  core.saveState(NOTES_DIR_STATE, localDir);
+  return {
+    store: createArtifactStore({
+      token,
+      owner: runner.owner,
+      repo: runner.repo,
+      apiUrl: runner.apiUrl,
+      retentionDays,
+      log: LOG,
+      tempDir: runner.tempDir,
+    }),
+    localDir,
+    onSaved: () => core.saveState(NOTES_SAVED_STATE, "true"),
   };
 }
 
@@ -138,6 +173,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     });
     const outcome = await workTask({
       task: trigger.task,
+      notes: notesPlace(runner, config.githubToken, config.retentionDays, trigger.task.threadKey),
       config,
       api,
       workspace: runner.workspace,

@@ -7,7 +7,14 @@
  */
 import { describeError } from "./errors.ts";
 import { createModelClient } from "./agent/model.ts";
-import { SYSTEM_PROMPT, dispatchTaskPrompt, threadTaskPrompt } from "./agent/prompt.ts";
+import {
+  SYSTEM_PROMPT,
+  continuePrompt,
+  dispatchTaskPrompt,
+  fence,
+  threadTaskPrompt,
+} from "./agent/prompt.ts";
+import type { Message } from "./agent/messages.ts";
 import { runSession } from "./agent/session.ts";
 import type { SessionResult } from "./agent/session.ts";
 import type { Config } from "./config/config.ts";
@@ -30,9 +37,22 @@ import type { Conclusion, ToolTally } from "./github/report.ts";
 import { authorize } from "./triggers/authorize.ts";
 import type { Task } from "./triggers/task.ts";
 import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
+import { createCheckpoint } from "./store/checkpoint.ts";
+import type { Checkpoint } from "./store/checkpoint.ts";
+import type { Notes, NotesStore } from "./store/store.ts";
+import { lastWords, threadTask } from "./store/transcript.ts";
+
+/** Where the thread's notes go: the store (an artifact), and a local copy for the post step. */
+export interface NotesPlace {
+  store: NotesStore;
+  localDir: string;
+  /** Called once the run's final notes are in the store (the post step then has nothing to do). */
+  onSaved(): void;
+}
 
 export interface WorkOptions {
   task: Task;
+  notes: NotesPlace;
   config: Config;
   api: GitHubApi;
   workspace: string;
@@ -81,8 +101,22 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   let tally: ToolTally = [];
   /** Set once the branch is pushed: an output even when opening the PR fails after. */
   let branch: string | undefined;
+  let pushedSha: string | undefined;
+  let checkpoint: Checkpoint | undefined;
+  let result: SessionResult | undefined;
 
   const end = async (ending: Ending): Promise<WorkOutcome> => {
+    // The notes are saved on every way out, so the next run (or `/agent continue`) picks up here.
+    if (checkpoint) {
+      const saved = await checkpoint.finish({
+        stopReason: result?.stopReason ?? null,
+        headSha: pushedSha ?? null,
+        prNumber: "pull" in ending && ending.pull ? ending.pull.number : null,
+        messages: result?.messages,
+      });
+      if (saved) options.notes.onSaved();
+      work = { ...work, thread: checkpoint.current().state.cumulative };
+    }
     const state: FinalState = { ...frame, ...work, ...ending };
     await comment.finish(state);
     await writeJobSummary({ ...state, tally, branch }, log);
@@ -110,7 +144,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
           .react(task.comment.id, "eyes")
           .catch((error: unknown) => log.warning(`could not react: ${describeError(error)}`))
       : undefined;
-    const [prepared, thread] = await Promise.all([
+    const [prepared, thread, restored] = await Promise.all([
       // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
       prepareThreadBranch({
         workspace: options.workspace,
@@ -119,18 +153,40 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
         token: config.githubToken,
       }),
       threadOf(task, api),
+      options.notes.store.restore(task.threadKey),
       reacting,
       comment.start({ ...frame, ...work, phase: "working" }),
     ]);
     log.info(
       `${prepared.reused ? "continuing" : "starting"} branch ${prepared.branch} from ${base} at ${prepared.startSha.slice(0, 12)}`,
     );
-    const repositoryInstructions = config.instructions;
-    const prompt =
-      thread === undefined
-        ? dispatchTaskPrompt({ task, repositoryInstructions })
-        : threadTaskPrompt({ task, ...thread, pull: access.pull, repositoryInstructions });
-    const result = await runSession({
+    if (restored.found) log.info(`notes: restored from ${restored.from}`);
+    else if (restored.damaged) log.warning(`notes: starting fresh: ${restored.reason}`);
+    else log.info(`notes: starting fresh (${restored.reason})`);
+    const earlier = restored.found ? restored.notes : undefined;
+    const start: Message[] = [
+      { role: "system", content: SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: taskPrompt(task, thread, access.pull, earlier, config.instructions),
+      },
+    ];
+    checkpoint = createCheckpoint({
+      store: options.notes.store,
+      localDir: options.notes.localDir,
+      restored: earlier,
+      place: {
+        threadKey: task.threadKey,
+        repository: `${task.repository.owner}/${task.repository.repo}`,
+        branch: prepared.branch,
+        baseBranch: base,
+        baseSha: prepared.baseSha,
+      },
+      start,
+      todos: () => work.todos,
+      log,
+    });
+    result = await runSession({
       workspace: options.workspace,
       sandbox: {
         ...DEFAULT_SETTINGS,
@@ -142,10 +198,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
         model: config.model,
         baseUrl: config.baseUrl,
       }),
-      messages: [
-        { role: "system", content: SYSTEM_PROMPT },
-        { role: "user", content: prompt },
-      ],
+      messages: start,
       limits: {
         maxTurns: config.maxTurns,
         timeBudgetMs: config.timeBudgetMinutes * 60_000,
@@ -161,6 +214,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       onEvent: (event) => {
         work = progressFromEvent(work, event);
         tally = tallyToolCall(tally, event);
+        checkpoint?.observe(event);
         comment.update({ ...frame, ...work, phase: "working" });
       },
     });
@@ -172,14 +226,50 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       result,
       thread?.issue.title,
       tally,
-      (pushed) => {
+      (pushed, sha) => {
         branch = pushed;
+        pushedSha = sha;
       },
     );
     return await end(ending);
   } catch (error) {
     return await end({ phase: "failed", error: describeError(error) });
   }
+}
+
+/**
+ * The first user message: `/agent continue` with restored notes goes on from the handoff note;
+ * everything else (and a continue with nothing restored) starts from the thread itself.
+ */
+function taskPrompt(
+  task: Task,
+  thread: { issue: IssueInfo; comments: CommentInfo[] } | undefined,
+  pull: PullInfo | undefined,
+  earlier: Notes | undefined,
+  repositoryInstructions: string,
+): string {
+  if (task.kind === "continue" && earlier !== undefined) {
+    const { login, association } = task.requester;
+    return continuePrompt({
+      note: earlier.note,
+      task: threadTask(earlier.transcript),
+      instruction:
+        task.instruction.trim() === ""
+          ? undefined
+          : fence(
+              `The request from @${login} (${association || "no association"})`,
+              task.instruction,
+            ),
+      previous: {
+        summary: lastWords(earlier.transcript),
+        todos: earlier.state.todos,
+        stopReason: earlier.state.stopReason,
+      },
+      repositoryInstructions,
+    });
+  }
+  if (thread === undefined) return dispatchTaskPrompt({ task, repositoryInstructions });
+  return threadTaskPrompt({ task, ...thread, pull, repositoryInstructions });
 }
 
 /** The issue (or PR) and its conversation, which the task prompt quotes; none for a dispatch. */
@@ -205,7 +295,7 @@ async function deliver(
   result: SessionResult,
   issueTitle: string | undefined,
   tally: ToolTally,
-  onPushed: (branch: string) => void,
+  onPushed: (branch: string, sha: string) => void,
 ): Promise<Ending> {
   const { task, config, api } = options;
   const text = (diffstat: string): { title: string; body: string } =>
@@ -232,7 +322,8 @@ async function deliver(
     allowWorkflowChanges: config.allowWorkflowChanges,
   });
   for (const note of published.notes) options.log.info(note);
-  if (published.outcome === "pushed" || prepared.reused) onPushed(prepared.branch);
+  if (published.outcome === "pushed" || prepared.reused)
+    onPushed(prepared.branch, published.sha ?? prepared.startSha);
 
   // A reused branch already holds earlier runs' work: its PR is opened or updated even when this
   // run added nothing.

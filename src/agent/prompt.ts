@@ -6,6 +6,10 @@
 import { PITCREW_COMMENT_MARKER } from "../github/api.ts";
 import type { CommentInfo, IssueInfo, PullInfo } from "../github/api.ts";
 import type { Task } from "../triggers/task.ts";
+import type { StopReason } from "./loop.ts";
+import { stopWords } from "./describe.ts";
+import { formatTodos } from "./tools/todo-write.ts";
+import type { Todo } from "./tools/tool.ts";
 
 export const SYSTEM_PROMPT = `You are pitcrew, a coding agent working in a CI runner for the person who asked for this task.
 You work in a checkout of their repository; the repository root is your working directory.
@@ -203,6 +207,56 @@ export function dispatchTaskPrompt({ task, repositoryInstructions }: DispatchTas
       `The request from ${requester}, typed when starting this workflow run by hand`,
       task.instruction,
     ),
+    ...instructionsPart(repositoryInstructions),
+  ].join("\n\n");
+}
+
+export interface ContinueTask {
+  /** The previous run's handoff note; "" when it never compacted. */
+  note: string;
+  /** The task as the thread's first run was given it (its prompt, already fenced where untrusted). */
+  task: string;
+  /** What to do now (fenced by the caller where untrusted); empty: carry on with the task. */
+  instruction?: string;
+  /** Where the previous run ended: its last words, its todo list, why it stopped. */
+  previous: { summary: string; todos: readonly Todo[]; stopReason: StopReason | null };
+  /** AGENTS.md and the config's instructions, as committed on the branch now. */
+  repositoryInstructions?: string;
+}
+
+/**
+ * The first user message of a run that continues an earlier one on the same branch. The note is
+ * pitcrew's own (the model wrote it for itself), so it is labelled, not fenced; it was written at
+ * the last compaction, so how the run ended afterwards is always given too.
+ */
+export function continuePrompt({
+  note,
+  task,
+  instruction,
+  previous,
+  repositoryInstructions,
+}: ContinueTask): string {
+  const ending = [
+    previous.stopReason === null
+      ? "The previous run was interrupted before it could say why it stopped."
+      : `The previous run ${stopWords(previous.stopReason)}.`,
+    ...(previous.summary.trim() === "" ? [] : [`Its last words:\n\n${previous.summary.trim()}`]),
+    ...(previous.todos.length === 0 ? [] : [formatTodos(previous.todos)]),
+  ].join("\n\n");
+  const handoff =
+    note.trim() === ""
+      ? "The previous run never compacted its conversation, so it left no handoff note; where it ended is all there is."
+      : `Handoff note from the previous run (you wrote it for yourself at its last compaction; work may have gone on after it):\n\n${note.trim()}`;
+  const now =
+    instruction === undefined || instruction.trim() === ""
+      ? "Carry on with the task from where the previous run stopped, and finish it."
+      : `What to do now, from the person who asked:\n\n${instruction.trim()}`;
+  return [
+    "You are continuing work an earlier pitcrew run started on this branch. The files are as it left them (its changes are committed); re-read any file before editing it.",
+    handoff,
+    ending,
+    `The task, as first given:\n\n${task.trim()}`,
+    now,
     ...instructionsPart(repositoryInstructions),
   ].join("\n\n");
 }

@@ -2,20 +2,33 @@
  * `pitcrew run`: the main job on a local checkout. The agent works in a separate worktree on a new
  * branch, every command in the sandbox; at the end whatever it changed is committed on that branch
  * (also when a limit stopped it early: nothing paid for is thrown away), and the person's own
- * checkout is never touched.
+ * checkout is never touched. Each run leaves notes (handoff note, state, transcript) inside .git,
+ * saved at every compaction and at the end; `--continue` picks the last run up on its own branch.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
-import type { StopReason } from "../agent/loop.ts";
+import type { LoopEvent, StopReason } from "../agent/loop.ts";
 import { formatTotals, stopWords } from "../agent/describe.ts";
+import { ZERO_USAGE, callArguments } from "../agent/messages.ts";
+import type { Message, ToolCall } from "../agent/messages.ts";
 import { createModelClient } from "../agent/model.ts";
-import { SYSTEM_PROMPT, localTaskPrompt } from "../agent/prompt.ts";
+import { SYSTEM_PROMPT, continuePrompt, localTaskPrompt } from "../agent/prompt.ts";
 import { runSession } from "../agent/session.ts";
+import type { Todo } from "../agent/tools/tool.ts";
 import { DEFAULTS } from "../config/config.ts";
 import { readRepositorySetup } from "../config/repository.ts";
+import { git } from "../github/git.ts";
 import { addRunWorktree, commitAll, removeRunWorktree } from "../github/worktree.ts";
 import type { RunWorktree } from "../github/worktree.ts";
 import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
+import { createLocalStore } from "../store/local.ts";
+import { nextState } from "../store/notes.ts";
+import type { RunFacts } from "../store/notes.ts";
+import type { Notes, NotesStore, ThreadState } from "../store/store.ts";
+import { lastWords, messagesFromEvents, threadTask, transcriptLines } from "../store/transcript.ts";
 import { STDERR_LOG } from "./log.ts";
 import { progressPrinter } from "./progress.ts";
 
@@ -24,13 +37,18 @@ export const EXIT_USAGE = 2;
 export const EXIT_STOPPED_EARLY = 3;
 export const EXIT_CANCELLED = 130;
 
+/** The CLI keeps one thread's notes, the last run's: that is what `--continue` continues. */
+export const LOCAL_THREAD = "cli";
+
 interface RunArgs {
   repo: string;
   model: string;
   baseUrl: string | undefined;
   maxTurns: number;
   sandbox: "auto" | "bwrap" | "seatbelt" | "none";
+  /** The task; with `--continue`, what to do now ("" to carry on). */
   task: string;
+  continue: boolean;
   apiKey: string;
 }
 
@@ -44,10 +62,11 @@ function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
       "base-url": { type: "string" },
       "max-turns": { type: "string" },
       sandbox: { type: "string", default: "auto" },
+      continue: { type: "boolean", default: false },
     },
   });
   const task = positionals.join(" ").trim();
-  if (task === "") {
+  if (task === "" && !values.continue) {
     throw new PitcrewError(
       "cli-no-task",
       'Say what to do, for example: pitcrew run --repo . "make the failing test in test/parse.test.ts pass"',
@@ -76,6 +95,7 @@ function parse(args: string[], env: NodeJS.ProcessEnv): RunArgs {
     maxTurns,
     sandbox,
     task,
+    continue: values.continue,
     apiKey,
   };
 }
@@ -85,6 +105,174 @@ export function exitCodeFor(reason: StopReason): number {
   if (reason === "cancelled") return EXIT_CANCELLED;
   if (reason === "model_error") return EXIT_FAILED;
   return EXIT_STOPPED_EARLY;
+}
+
+/**
+ * The repository's notes folder: inside the common .git (shared by its worktrees), so it is never
+ * committed and the agent, whose sandbox keeps .git read-only, cannot change it.
+ */
+async function notesRoot(repo: string): Promise<string> {
+  const common = await git(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"]).catch(
+    () => {
+      throw new PitcrewError(
+        "run-not-a-repository",
+        `${repo} is not inside a git repository; pass --repo with a checkout.`,
+      );
+    },
+  );
+  return join(common.stdout, "pitcrew", "notes");
+}
+
+/** The branch the checkout is on (what the run's branch starts from), or HEAD when detached. */
+async function currentBranch(top: string): Promise<string> {
+  const symbolic = await git(top, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
+    okCodes: [1],
+  });
+  return symbolic.exitCode === 0 ? symbolic.stdout : "HEAD";
+}
+
+/**
+ * A worktree on the previous run's branch, as it left it. The branch is gone when that run
+ * changed nothing; it starts again where that run started.
+ */
+async function continueWorktree(
+  repo: string,
+  notes: Notes,
+): Promise<{ worktree: RunWorktree; existed: boolean }> {
+  const { branch, baseSha, headSha } = notes.state;
+  const top = (await git(repo, ["rev-parse", "--show-toplevel"])).stdout;
+  const exists =
+    (await git(top, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { okCodes: [1] }))
+      .exitCode === 0;
+  const folder = mkdtempSync(join(tmpdir(), "pitcrew-run-"));
+  const path = join(folder, "worktree");
+  const add = exists
+    ? ["worktree", "add", "--quiet", path, branch]
+    : ["worktree", "add", "--quiet", "-b", branch, path, headSha ?? baseSha];
+  await git(top, add).catch((error: unknown) => {
+    rmSync(folder, { recursive: true, force: true });
+    throw new PitcrewError(
+      "run-cannot-continue",
+      `Cannot check out ${branch} to continue on it (${describeError(error)}). If it is checked out in your checkout, switch that to another branch first.`,
+    );
+  });
+  return { worktree: { repo: top, path, branch, base: baseSha }, existed: exists };
+}
+
+/** The list a successful `todo_write` call set (the tool checked its arguments). */
+function todosOf(call: ToolCall): Todo[] {
+  const list = callArguments(call)?.todos;
+  return Array.isArray(list) ? (list as Todo[]) : [];
+}
+
+/** The notes as they stand: the run's facts over the restored state, its transcript appended. */
+interface NotesKeeper {
+  /**
+   * Saves now (a compaction's checkpoint, or the end) and returns the state saved; saves run one
+   * after another. Without `todos` the list the agent last wrote is saved; without `messages`, the
+   * history as the events tell it.
+   */
+  save(
+    facts: Pick<RunFacts, "headSha" | "stopReason"> & { todos?: Todo[] },
+    messages?: Message[],
+  ): ThreadState;
+  /** Waits for the saves so far; a failed save is a warning, never the run's failure. */
+  settled(): Promise<void>;
+  onEvent(event: LoopEvent): void;
+}
+
+function notesKeeper(options: {
+  store: NotesStore;
+  previous: Notes | undefined;
+  facts: Omit<RunFacts, "turns" | "usage" | "cost" | "todos" | "stopReason" | "headSha">;
+  start: Message[];
+}): NotesKeeper {
+  const { store, previous, facts, start } = options;
+  const run = (previous?.state.attempts ?? 0) + 1;
+  const events: LoopEvent[] = [];
+  let note = previous?.note ?? "";
+  let todos: Todo[] = previous?.state.todos ?? [];
+  let totals = { turns: 0, usage: ZERO_USAGE, cost: 0 };
+  let saving = Promise.resolve();
+  const keeper: NotesKeeper = {
+    save(now, messages) {
+      const usage = events.flatMap((event) => (event.type === "usage" ? [event] : []));
+      const state = nextState(previous?.state, {
+        ...facts,
+        ...totals,
+        headSha: now.headSha,
+        stopReason: now.stopReason,
+        todos: now.todos ?? todos,
+      });
+      const transcript =
+        (previous?.transcript ?? "") +
+        transcriptLines(run, messages ?? messagesFromEvents(start, events), usage);
+      const notes: Notes = { note, state, transcript };
+      saving = saving
+        .then(() => store.save(notes))
+        .catch((error: unknown) => {
+          STDERR_LOG.warning(`the run's notes were not saved: ${describeError(error)}`);
+        });
+      return state;
+    },
+    settled: () => saving,
+    onEvent(event) {
+      events.push(event);
+      if (event.type === "turn_start") totals = { ...totals, turns: event.turn };
+      if (event.type === "usage")
+        totals = { ...totals, usage: event.totalUsage, cost: event.totalCost };
+      if (event.type === "tool_end" && event.call.name === "todo_write" && !event.outcome.isError)
+        todos = todosOf(event.call);
+      if (event.type === "compaction") {
+        note = event.compaction.note;
+        keeper.save({ headSha: previous?.state.headSha ?? null, stopReason: null });
+      }
+    },
+  };
+  return keeper;
+}
+
+/** Where a run starts: a new branch and the task, or the last run's branch and its notes. */
+interface Start {
+  worktree: RunWorktree;
+  previous: Notes | undefined;
+  baseBranch: string;
+  repository: string;
+  /** The first line of the commit message. */
+  title: string;
+  /** The branch existed before this run: it stays whatever happens. */
+  branchKept: boolean;
+}
+
+async function startRun(parsed: RunArgs, store: NotesStore): Promise<Start> {
+  if (!parsed.continue) {
+    const worktree = await addRunWorktree(parsed.repo);
+    return {
+      worktree,
+      previous: undefined,
+      baseBranch: await currentBranch(worktree.repo),
+      repository: `local/${basename(worktree.repo).replace(/[^\w.-]/g, "-")}`,
+      title: parsed.task.split("\n")[0]?.slice(0, 72) ?? "pitcrew run",
+      branchKept: false,
+    };
+  }
+  const restored = await store.restore(LOCAL_THREAD);
+  if (!restored.found) {
+    throw new PitcrewError(
+      "run-nothing-to-continue",
+      `Nothing to continue: ${restored.reason}. Start a run first, for example: pitcrew run --repo . "make the failing test pass"; then pitcrew run --continue picks it up where it stopped.`,
+    );
+  }
+  const previous = restored.notes;
+  const { worktree, existed } = await continueWorktree(parsed.repo, previous);
+  return {
+    worktree,
+    previous,
+    baseBranch: previous.state.baseBranch,
+    repository: previous.state.repository,
+    title: (parsed.task.split("\n")[0] ?? "").slice(0, 72) || "Carry on (pitcrew run --continue)",
+    branchKept: existed,
+  };
 }
 
 export async function runCommand(
@@ -100,13 +288,17 @@ export async function runCommand(
   }
   const log = STDERR_LOG;
 
-  let worktree: RunWorktree;
+  let start: Start;
+  let store: NotesStore;
   try {
-    worktree = await addRunWorktree(parsed.repo);
+    store = createLocalStore(await notesRoot(parsed.repo));
+    start = await startRun(parsed, store);
   } catch (error) {
     process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
-    return EXIT_FAILED;
+    const nothing = error instanceof PitcrewError && error.code === "run-nothing-to-continue";
+    return nothing ? EXIT_USAGE : EXIT_FAILED;
   }
+  const { worktree, previous } = start;
 
   const controller = new AbortController();
   const onSigint = (): void => {
@@ -116,10 +308,13 @@ export async function runCommand(
   };
   process.on("SIGINT", onSigint);
   const progress = progressPrinter(process.stderr);
-  let keepBranch = false;
+  let keepBranch = start.branchKept;
+  let keeper: NotesKeeper | undefined;
   try {
     log.info(
-      `working in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
+      previous
+        ? `continuing the last run in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`
+        : `working in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
     );
     const { instructions, config } = await readRepositorySetup(worktree.repo, worktree.base);
     const model = createModelClient({
@@ -127,44 +322,85 @@ export async function runCommand(
       model: parsed.model,
       baseUrl: parsed.baseUrl,
     });
+    const prompt = previous
+      ? continuePrompt({
+          note: previous.note,
+          // The first run's prompt, which already quotes the repository's instructions.
+          task: threadTask(previous.transcript),
+          instruction: parsed.task,
+          previous: {
+            summary: lastWords(previous.transcript),
+            todos: previous.state.todos,
+            stopReason: previous.state.stopReason,
+          },
+        })
+      : localTaskPrompt({ task: parsed.task, repositoryInstructions: instructions });
+    const messages: Message[] = [
+      { role: "system", content: SYSTEM_PROMPT },
+      { role: "user", content: prompt },
+    ];
+    keeper = notesKeeper({
+      store,
+      previous,
+      facts: {
+        threadKey: LOCAL_THREAD,
+        repository: start.repository,
+        branch: worktree.branch,
+        baseBranch: start.baseBranch,
+        baseSha: worktree.base,
+        prNumber: null,
+      },
+      start: messages,
+    });
+    const notes = keeper;
     const result = await runSession({
       workspace: worktree.path,
       sandbox: { ...DEFAULT_SETTINGS, backend: parsed.sandbox },
       model,
-      messages: [
-        { role: "system", content: SYSTEM_PROMPT },
-        {
-          role: "user",
-          content: localTaskPrompt({
-            task: parsed.task,
-            repositoryInstructions: instructions,
-          }),
-        },
-      ],
+      messages,
       limits: { maxTurns: parsed.maxTurns },
       deny: config.permissions.deny,
       promptCacheKey: `pitcrew-run-${worktree.branch}`,
       env,
       signal: controller.signal,
-      onEvent: progress.onEvent,
+      onEvent: (event) => {
+        notes.onEvent(event);
+        progress.onEvent(event);
+      },
       log,
     });
     progress.stop();
 
-    const title = parsed.task.split("\n")[0]?.slice(0, 72) ?? "pitcrew run";
-    const commit = await commitAll(worktree, `${title}\n\n${result.summary}`.trim());
-    keepBranch = commit.committed;
+    const commit = await commitAll(worktree, `${start.title}\n\n${result.summary}`.trim());
+    keepBranch ||= commit.committed;
+    const saved = notes.save(
+      {
+        headSha: commit.sha ?? previous?.state.headSha ?? null,
+        stopReason: result.stopReason,
+        todos: result.todos,
+      },
+      result.messages,
+    );
     const out: string[] = [];
     if (result.summary) out.push(result.summary, "");
     out.push(`${stopWords(result.stopReason)}.`);
     if (result.error) out.push(describeError(result.error));
     if (commit.committed) {
       out.push(`branch: ${worktree.branch} (commit ${commit.sha?.slice(0, 12)})`, commit.diffstat);
-      out.push(`Continue from here: git switch ${worktree.branch}`);
+    } else if (keepBranch) {
+      out.push(`branch: ${worktree.branch} (no new changes in this run)`);
     } else {
       out.push("No changes: the agent left the repository as it was, so no branch was kept.");
     }
+    if (keepBranch) out.push(`Continue from here: git switch ${worktree.branch}`);
+    if (result.stopReason !== "done")
+      out.push('Or let the agent carry on: pitcrew run --continue ["what to do next"]');
     out.push(formatTotals(result));
+    await notes.settled();
+    if (previous) {
+      const all = saved.cumulative;
+      out.push(`all ${all.runs} runs on this branch: ${formatTotals(all)}`);
+    }
     process.stdout.write(`${out.join("\n")}\n`);
     return exitCodeFor(result.stopReason);
   } catch (error) {
@@ -172,7 +408,7 @@ export async function runCommand(
     process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
     const commit = await commitAll(
       worktree,
-      `pitcrew run (interrupted): ${parsed.task.slice(0, 60)}`,
+      `pitcrew run (interrupted): ${start.title.slice(0, 60)}`,
     ).catch(() => null);
     if (commit?.committed) {
       keepBranch = true;
@@ -180,6 +416,8 @@ export async function runCommand(
         `pitcrew run: the changes made so far are kept on branch ${worktree.branch}\n`,
       );
     }
+    keeper?.save({ headSha: commit?.sha ?? previous?.state.headSha ?? null, stopReason: null });
+    await keeper?.settled();
     return EXIT_FAILED;
   } finally {
     process.off("SIGINT", onSigint);

@@ -30,6 +30,8 @@ export interface Config {
   draft: boolean;
   /** Let the agent's changes under .github/workflows/ be pushed (the token needs `workflows`). */
   allowWorkflowChanges: boolean;
+  /** Days the thread's notes artifact is kept (the repository's setting caps it). */
+  retentionDays: number;
   /** From AGENTS.md and the file's `instructions`, read from the base branch. */
   instructions: string;
   /** Command prefixes the agent may not run. */
@@ -47,4 +49,5 @@ export const DEFAULTS = {
   branchPrefix: "pitcrew/",
   draft: false,
   allowWorkflowChanges: false,
+  retentionDays: 30,
 } as const;

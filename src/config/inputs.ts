@@ -102,6 +102,7 @@ export function readInputs(getInput: GetInput = core.getInput): ActionInputs {
     branchPrefix,
     draft: flag("draft"),
     allowWorkflowChanges: flag("allow-workflow-changes"),
+    retentionDays: number("retention-days", WHOLE_ABOVE_ZERO),
   };
 }
 

@@ -55,6 +55,7 @@ export function buildConfig(
       inputs.allowWorkflowChanges ??
       repoConfig["allow-workflow-changes"] ??
       DEFAULTS.allowWorkflowChanges,
+    retentionDays: inputs.retentionDays ?? repoConfig["retention-days"] ?? DEFAULTS.retentionDays,
     instructions,
     deny: repoConfig.permissions.deny,
   };

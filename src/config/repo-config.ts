@@ -66,6 +66,8 @@ const RepoConfigSchema = z
       .optional(),
     draft: flagSetting,
     "allow-workflow-changes": flagSetting,
+    /** Days the thread's notes artifact is kept. */
+    "retention-days": numberSetting(WHOLE_ABOVE_ZERO),
     permissions: z
       .object({
         /** Command prefixes the agent may not run (`npm publish`, `curl`). */

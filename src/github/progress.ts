@@ -37,6 +37,8 @@ export interface Work {
   /** The latest thing the agent did, one line of Markdown. */
   activity?: string;
   totals?: Totals;
+  /** All runs on the thread together, this one included (from the thread's notes). */
+  thread?: Totals & { runs: number };
 }
 
 /** How a run ended, with the facts each ending needs. The caller decides which one it was. */
@@ -185,6 +187,9 @@ export function renderProgress(state: ProgressState): string {
     ...phaseBlocks(state),
     state.todos.length === 0 ? undefined : checklist(state.todos),
     [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
+    state.thread === undefined || state.thread.runs < 2
+      ? undefined
+      : `All ${state.thread.runs} runs on this thread: ${formatTotals(state.thread)}`,
   ];
   return blocks.filter((block) => block !== undefined).join("\n\n");
 }

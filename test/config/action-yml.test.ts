@@ -12,7 +12,7 @@ interface ActionYml {
   branding: { icon: string; color: string };
   inputs: Record<string, { description: string; required?: boolean; default?: string }>;
   outputs: Record<string, { description: string }>;
-  runs: { using: string; main: string };
+  runs: { using: string; main: string; post?: string; "post-if"?: string };
 }
 
 const action = parse(
@@ -36,6 +36,7 @@ const INPUTS = [
   "branch-prefix",
   "draft",
   "allow-workflow-changes",
+  "retention-days",
 ];
 
 /** The inputs .github/pitcrew.yml may also set. */
@@ -47,6 +48,7 @@ const ALSO_IN_FILE = [
   "branch-prefix",
   "draft",
   "allow-workflow-changes",
+  "retention-days",
 ];
 
 const CONCLUSIONS = ["success", "stopped", "no-changes", "failure", "refused", "skipped"];
@@ -93,6 +95,7 @@ describe("action.yml", () => {
     says("branch-prefix", DEFAULTS.branchPrefix);
     says("draft", DEFAULTS.draft);
     says("allow-workflow-changes", DEFAULTS.allowWorkflowChanges);
+    says("retention-days", DEFAULTS.retentionDays);
     says("sandbox", "auto");
   });
 
@@ -111,8 +114,13 @@ describe("action.yml", () => {
     }
   });
 
-  test("runs the bundle on Node 24, with its name and branding", () => {
-    assert.deepEqual(action.runs, { using: "node24", main: "dist/index.js" });
+  test("runs the bundle on Node 24, with its name and branding, and a post step that always runs", () => {
+    assert.deepEqual(action.runs, {
+      using: "node24",
+      main: "dist/index.js",
+      post: "dist/post.js",
+      "post-if": "always()",
+    });
     assert.equal(action.name, "pitcrew");
     assert.deepEqual(action.branding, { icon: "tool", color: "orange" });
   });

@@ -44,6 +44,7 @@ describe("readInputs", () => {
         "branch-prefix": "bots/pitcrew-",
         draft: "true",
         "allow-workflow-changes": "FALSE",
+        "retention-days": "14",
       },
       () => readInputs(),
     );
@@ -64,6 +65,7 @@ describe("readInputs", () => {
       branchPrefix: "bots/pitcrew-",
       draft: true,
       allowWorkflowChanges: false,
+      retentionDays: 14,
     });
   });
 

@@ -56,6 +56,13 @@ const LAYERED: Layered[] = [
   },
   { key: "draft", fileKey: "draft", input: false, inFile: true, fallback: DEFAULTS.draft },
   {
+    key: "retentionDays",
+    fileKey: "retention-days",
+    input: 7,
+    inFile: 14,
+    fallback: DEFAULTS.retentionDays,
+  },
+  {
     key: "allowWorkflowChanges",
     fileKey: "allow-workflow-changes",
     input: false,

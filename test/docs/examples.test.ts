@@ -93,6 +93,7 @@ const CODE_DEFAULTS: Record<string, string> = {
   "branch-prefix": DEFAULTS.branchPrefix,
   draft: String(DEFAULTS.draft),
   "allow-workflow-changes": String(DEFAULTS.allowWorkflowChanges),
+  "retention-days": String(DEFAULTS.retentionDays),
 };
 
 function read(path: string): string {

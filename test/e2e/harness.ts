@@ -7,7 +7,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
 import { startGitHubServer } from "../support/github-server.ts";
@@ -68,7 +68,10 @@ export async function createWorld(
 }
 
 export interface ActionRun {
+  /** The main step's exit status (a signal ends it with 1). */
   code: number;
+  /** What the post step printed. */
+  post: string;
   stdout: string;
   stderr: string;
   outputs: Record<string, string>;
@@ -146,8 +149,10 @@ export async function runAction(world: World, options: RunOptions): Promise<Acti
   writeFileSync(eventPath, JSON.stringify(options.payload));
   const outputPath = join(runner, "output");
   const summaryPath = join(runner, "summary");
+  const statePath = join(runner, "state");
   writeFileSync(outputPath, "");
   writeFileSync(summaryPath, "");
+  writeFileSync(statePath, "");
   const inputs: Record<string, string> = {
     "api-key": API_KEY,
     "base-url": world.model.url,
@@ -164,40 +169,52 @@ export async function runAction(world: World, options: RunOptions): Promise<Acti
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: `${world.github.owner}/${world.github.repo}`,
     GITHUB_API_URL: world.github.url,
-    GITHUB_SERVER_URL: "https://github.com",
+    ...world.github.artifacts.runnerEnv(Number(runId)),
     GITHUB_RUN_ID: runId,
     GITHUB_SHA: fixtureGit(workspace, "rev-parse", "HEAD"),
     GITHUB_WORKSPACE: workspace,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_STATE: statePath,
     RUNNER_TEMP: temp,
   };
   // The runner passes inputs as INPUT_<NAME upper-cased, spaces as underscores>.
   for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   }
-  const { code, stdout, stderr } = await new Promise<{
-    code: number;
-    stdout: string;
-    stderr: string;
-  }>((resolve) => {
+  const { code, stdout, stderr } = await node(index, workspace, env, options.onSpawn);
+  // Then the post step, as the runner always runs it: with the main step's saved state as STATE_*.
+  const state = parseOutputs(readFileSync(statePath, "utf8"));
+  const postEnv = { ...env };
+  for (const [name, value] of Object.entries(state)) postEnv[`STATE_${name}`] = value;
+  const postRun = await node(join(dirname(index), "post.js"), workspace, postEnv);
+  return {
+    code,
+    stdout,
+    stderr,
+    post: postRun.stdout + postRun.stderr,
+    outputs: parseOutputs(readFileSync(outputPath, "utf8")),
+    summary: readFileSync(summaryPath, "utf8"),
+    workspace,
+  };
+}
+
+function node(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  onSpawn?: (child: ReturnType<typeof execFile>) => void,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [index],
-      { cwd: workspace, env, maxBuffer: 64 * 1024 * 1024 },
+      [script],
+      { cwd, env, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const exit = error ? ((error as { code?: number }).code ?? 1) : 0;
         resolve({ code: typeof exit === "number" ? exit : 1, stdout, stderr });
       },
     );
-    options.onSpawn?.(child);
+    onSpawn?.(child);
   });
-  return {
-    code,
-    stdout,
-    stderr,
-    outputs: parseOutputs(readFileSync(outputPath, "utf8")),
-    summary: readFileSync(summaryPath, "utf8"),
-    workspace,
-  };
 }

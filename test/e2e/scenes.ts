@@ -98,8 +98,8 @@ export function originBranches(made: World): string[] {
     .filter(Boolean);
 }
 
-export function progressComment(made: World, issue = 1): string {
+export function progressComment(made: World, issue = 1, runs = 1): string {
   const ours = made.github.comments(issue).filter((c) => c.body.startsWith(PITCREW_COMMENT_MARKER));
-  assert.equal(ours.length, 1, "one progress comment, edited in place");
-  return ours[0]?.body ?? "";
+  assert.equal(ours.length, runs, "one progress comment per run, edited in place");
+  return ours.at(-1)?.body ?? "";
 }

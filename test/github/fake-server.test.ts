@@ -191,6 +191,29 @@ async function call(
   return reply;
 }
 
+/** Calls a route GitHub answers without a JSON body (a redirect, No Content): the status is
+ * checked against the documented ones; a redirect is not followed. */
+async function callWithoutBody(
+  template: string,
+  method: string,
+  path: string,
+  status: number,
+): Promise<Response> {
+  const response = await fetch(`${github.url}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { authorization: `token ${TOKEN}`, accept: "application/vnd.github+json" },
+  });
+  assert.equal(response.status, status, `${method} ${path}`);
+  const operation = spec.paths[template]?.[method.toLowerCase()];
+  assert.ok(
+    operation?.responses[String(status)],
+    `GitHub documents no ${status} for ${method} ${template}`,
+  );
+  checked.add(`${method} ${template}`);
+  return response;
+}
+
 before(async () => {
   const fixture = createFixtureRepo("fake-github");
   work = fixture.repo;
@@ -415,6 +438,77 @@ describe("REST routes answer in GitHub's documented shapes", () => {
     await call(one, "GET", `${REPO}/pulls/1`, 404);
   });
 
+  test("artifacts: listed newest first by name and by run, read, downloaded through a redirect, gone once expired, deleted", async () => {
+    const list = "/repos/{owner}/{repo}/actions/artifacts";
+    const byRun = "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts";
+    const one = "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}";
+    const zip = "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}";
+    const older = github.artifacts.putArtifact({
+      name: "notes",
+      runId: 11,
+      files: { "a.md": "1" },
+    });
+    const newer = github.artifacts.putArtifact({
+      name: "notes",
+      runId: 12,
+      files: { "a.md": "2" },
+    });
+    const logs = github.artifacts.putArtifact({ name: "logs", runId: 12, files: { "l.txt": "" } });
+    type Listing = { total_count: number; artifacts: Record<string, unknown>[] };
+    const summary = (listing: Listing) =>
+      listing.artifacts.map((a) => [a.id, (a.workflow_run as { id: number }).id, a.expired]);
+
+    const named = (await call(list, "GET", `${REPO}/actions/artifacts?name=notes`, 200))
+      .body as Listing;
+    assert.deepEqual(summary(named), [
+      [newer.id, 12, false],
+      [older.id, 11, false],
+    ]);
+    assert.equal(named.total_count, 2);
+    const ofRun = (await call(byRun, "GET", `${REPO}/actions/runs/12/artifacts`, 200))
+      .body as Listing;
+    assert.deepEqual(summary(ofRun), [
+      [logs.id, 12, false],
+      [newer.id, 12, false],
+    ]);
+    const read = (await call(one, "GET", `${REPO}/actions/artifacts/${older.id}`, 200)).body as {
+      size_in_bytes: number;
+      digest: string;
+      archive_download_url: string;
+    };
+    assert.deepEqual(
+      [read.size_in_bytes, read.digest, read.archive_download_url],
+      [
+        older.content.length,
+        older.digest,
+        `${github.url}${REPO}/actions/artifacts/${older.id}/zip`,
+      ],
+    );
+
+    const redirect = await callWithoutBody(
+      zip,
+      "GET",
+      `${REPO}/actions/artifacts/${newer.id}/zip`,
+      302,
+    );
+    const blob = await fetch(redirect.headers.get("location") ?? "");
+    assert.equal(blob.headers.get("content-type"), "application/zip");
+    assert.deepEqual(Buffer.from(await blob.arrayBuffer()), newer.content);
+
+    github.artifacts.expire(older.id);
+    await call(zip, "GET", `${REPO}/actions/artifacts/${older.id}/zip`, 410);
+    const expired = (await call(list, "GET", `${REPO}/actions/artifacts?name=notes`, 200))
+      .body as Listing;
+    assert.deepEqual(summary(expired)[1], [older.id, 11, true]);
+
+    await callWithoutBody(one, "DELETE", `${REPO}/actions/artifacts/${newer.id}`, 204);
+    assert.equal((await rest("GET", `${REPO}/actions/artifacts/${newer.id}`)).status, 404);
+    assert.deepEqual(
+      github.artifacts.artifacts().map((artifact) => artifact.id),
+      [older.id, logs.id],
+    );
+  });
+
   test("every route the fake serves was checked", () => {
     assert.deepEqual(
       github.routes.map(({ method, path }) => `${method} ${path}`).filter((r) => !checked.has(r)),
@@ -482,6 +576,45 @@ describe("what the fake refuses and the faults it plays", () => {
       logged.map((r) => r.status),
       [502, 502, 200, 0],
     );
+  });
+});
+
+describe("the artifact service", () => {
+  const twirp = (method: string, body: unknown, token?: string): Promise<Response> =>
+    fetch(
+      `${github.artifacts.resultsUrl}twirp/github.actions.results.api.v1.ArtifactService/${method}`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify(body),
+      },
+    );
+
+  test("Twirp takes only the run's runtime token and one artifact of a name per run", async () => {
+    const token = github.artifacts.runtimeToken(21);
+    const claims = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as {
+      scp: string;
+    };
+    const [, run, job] = /Actions\.Results:([^:\s]+):(\S+)/.exec(claims.scp) ?? [];
+    const request = { workflow_run_backend_id: run, workflow_job_run_backend_id: job, name: "x" };
+    assert.equal((await twirp("CreateArtifact", request)).status, 401);
+    const otherRun = await twirp("CreateArtifact", request, github.artifacts.runtimeToken(22));
+    assert.equal(otherRun.status, 403);
+
+    const created = await twirp("CreateArtifact", request, token);
+    const { signed_upload_url: upload } = (await created.json()) as { signed_upload_url: string };
+    assert.equal(created.status, 200);
+    assert.ok(new URL(upload).pathname.split("/").length > 3, upload);
+    const again = await twirp("CreateArtifact", request, token);
+    assert.deepEqual(
+      [again.status, ((await again.json()) as { code: string }).code],
+      [409, "already_exists"],
+    );
+    const finalize = await twirp("FinalizeArtifact", { ...request, size: "1" }, token);
+    assert.match(((await finalize.json()) as { msg: string }).msg, /does not match the uploaded 0/);
   });
 });
 

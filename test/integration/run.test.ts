@@ -77,6 +77,29 @@ async function pitcrewRun(
   }
 }
 
+/** `pitcrew run --continue [instruction]` on a checkout an earlier test run used. */
+async function pitcrewContinue(
+  fixture: FixtureRepo,
+  script: Script,
+  instruction: string[] = [],
+): Promise<Omit<Ran, "fixture">> {
+  const server = await startModelServer(script, { apiKey: "sk-test-key" });
+  servers.push(server);
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [CLI, "run", "--repo", fixture.repo, "--base-url", server.url, "--continue", ...instruction],
+      {
+        env: { PATH: process.env.PATH, HOME: fixture.home, OPENAI_API_KEY: "sk-test-key", CI: "" },
+      },
+    );
+    return { code: 0, stdout, stderr, server };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, server };
+  }
+}
+
 const args = (value: unknown): string => JSON.stringify(value);
 const FIX: Script = [
   callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
@@ -231,5 +254,99 @@ describe("pitcrew run", needsBwrap(), () => {
     assert.match(stderr, /config-invalid: \.github\/pitcrew\.yml line 2: permissions\.deny: /);
     assert.equal(server.requests.length, 0);
     assert.equal(fixtureGit(fixture.repo, "branch", "--list", "pitcrew/*"), "");
+  });
+
+  test("--continue after the turn limit: the same branch, finished, cumulative totals", async () => {
+    const first = await pitcrewRun(FIX, ["--max-turns", "2"]);
+    assert.equal(first.code, 3, first.stderr);
+    assert.match(first.stdout, /pitcrew run --continue/);
+    const branch = /branch: (pitcrew\/run-[\w-]+)/.exec(first.stdout)?.[1] ?? "";
+    assert.ok(branch, first.stdout);
+
+    const next = await pitcrewContinue(first.fixture, FIX.slice(2), ["run the tests once more"]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stdout, /add\(\) subtracted instead of adding/);
+    assert.match(next.stdout, new RegExp(`branch: ${branch} \\(no new changes in this run\\)`));
+    assert.match(next.stdout, /^turns: 2 · /m);
+    assert.match(
+      next.stdout,
+      /all 2 runs on this branch: turns: 4 · tokens: [\d,]+ \(prompt [\d,]+, \d+% cached; completion [\d,]+\) · cost: \$\d+\.\d{4}/,
+    );
+
+    // The agent was told where the first run left off, the task and the new instruction.
+    const told = String(next.server.requests[0]?.body.messages[1]?.content);
+    assert.match(told, /no handoff note/);
+    assert.match(told, /The previous run stopped: the turn limit was reached\./);
+    assert.match(
+      told,
+      /The task, as first given:\n\nYour task, from the person running pitcrew:\n\nmake the calc test pass/,
+    );
+    assert.match(told, /run the tests once more/);
+
+    // One branch, its fix still there, no worktree left; the notes count both runs.
+    const { repo } = first.fixture;
+    assert.equal(
+      fixtureGit(repo, "branch", "--list", "pitcrew/*")
+        .trim()
+        .replace(/^[*+ ]+/, ""),
+      branch,
+    );
+    assert.match(fixtureGit(repo, "show", `${branch}:calc.js`), /return a \+ b;/);
+    assert.equal(fixtureGit(repo, "worktree", "list").split("\n").length, 1);
+    const state = JSON.parse(
+      readFileSync(
+        join(repo, ".git", "pitcrew", "notes", "pitcrew-notes-cli", "state.json"),
+        "utf8",
+      ),
+    ) as { attempts: number; branch: string; stopReason: string; cumulative: { turns: number } };
+    assert.equal(state.attempts, 2);
+    assert.equal(state.branch, branch);
+    assert.equal(state.stopReason, "done");
+    assert.equal(state.cumulative.turns, 4);
+  });
+
+  test("--continue whose run changes more: committed on the same branch", async () => {
+    const first = await pitcrewRun(FIX, ["--max-turns", "1"]);
+    assert.equal(first.code, 3, first.stderr);
+    assert.match(first.stdout, /No changes/);
+    const next = await pitcrewContinue(first.fixture, FIX.slice(1));
+    assert.equal(next.code, 0, next.stderr);
+    const branch = /branch: (pitcrew\/run-[\w-]+) \(commit/.exec(next.stdout)?.[1] ?? "";
+    assert.ok(branch, next.stdout);
+    assert.match(fixtureGit(first.fixture.repo, "show", `${branch}:calc.js`), /return a \+ b;/);
+    assert.equal(
+      fixtureGit(first.fixture.repo, "log", "--format=%s", "-1", branch),
+      "Carry on (pitcrew run --continue)",
+    );
+    assert.match(next.stdout, /all 2 runs on this branch: turns: 4 /);
+  });
+
+  test("--continue with nothing saved: says there is nothing to continue and how to start", async () => {
+    const fixture = createFixtureRepo("run-nothing");
+    fixtures.push(fixture);
+    const { code, stderr, server } = await pitcrewContinue(fixture, [say("never asked")]);
+    assert.equal(code, 2);
+    assert.match(stderr, /run-nothing-to-continue: Nothing to continue: no notes saved/);
+    assert.match(stderr, /Start a run first, for example: pitcrew run --repo \. "/);
+    assert.equal(server.requests.length, 0);
+    assert.equal(fixtureGit(fixture.repo, "branch", "--list", "pitcrew/*"), "");
+  });
+
+  test("a compaction's note is saved at once and handed to --continue", async () => {
+    const tooLong = { kind: "context-too-long", shape: "openai" } as const;
+    const first = await pitcrewRun([
+      tooLong,
+      say("## Goal\nMake calc add."),
+      say("Looked around."),
+    ]);
+    assert.equal(first.code, 0, first.stderr);
+    const notes = join(first.fixture.repo, ".git", "pitcrew", "notes", "pitcrew-notes-cli");
+    assert.equal(readFileSync(join(notes, "note.md"), "utf8"), "## Goal\nMake calc add.");
+    const next = await pitcrewContinue(first.fixture, [say("Nothing left to do.")]);
+    assert.equal(next.code, 0, next.stderr);
+    const told = String(next.server.requests[0]?.body.messages[1]?.content);
+    assert.match(told, /Handoff note from the previous run[^\n]*:\n\n## Goal\nMake calc add\./);
+    assert.match(told, /The previous run finished\.\n\nIts last words:\n\nLooked around\./);
+    assert.match(told, /Carry on with the task/);
   });
 });

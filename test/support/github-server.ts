@@ -2,13 +2,19 @@
  * A fake of GitHub for tests: a real HTTP server on 127.0.0.1 that answers the REST routes
  * pitcrew calls with bodies shaped like GitHub's (test/github/fake-server.test.ts checks them
  * against GitHub's OpenAPI description), serves a bare repository over git smart HTTP through
- * `git http-backend`, and plays GitHub's faults on demand. It keeps only the state those routes
- * touch; it is not a general GitHub emulator.
+ * `git http-backend`, serves the artifact service a job's `@actions/artifact` client talks to
+ * (artifact-service.ts, whose artifacts the REST artifact routes list), and plays GitHub's faults
+ * on demand. It keeps only the state those routes touch; it is not a general GitHub emulator.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Permission } from "../../src/github/api.ts";
+import {
+  createArtifactService,
+  type FakeArtifact,
+  type FakeArtifacts,
+} from "./artifact-service.ts";
 
 // ---------------------------------------------------------------------------------------------
 // State, in GitHub's words
@@ -76,7 +82,8 @@ export interface LoggedRequest {
   query: Record<string, string>;
   /** 0 when a fault dropped the connection. */
   status: number;
-  /** The parsed JSON body of a REST request; undefined for none and for git's binary bodies. */
+  /** The parsed JSON body of a REST or Twirp request; undefined for none and for binary bodies
+   * (git's, blobs'). */
   body: unknown;
 }
 
@@ -147,7 +154,11 @@ export interface FakeGitHub {
   comments(issueNumber: number): FakeComment[];
   reactions(commentId: number): FakeReaction[];
   pulls(): FakePull[];
-  /** Answers the next matching requests with a fault, before any other handling. */
+  /** The artifact service on the same port (ACTIONS_RESULTS_URL, runtime tokens) and its state,
+   * shared with the REST artifact routes. */
+  artifacts: FakeArtifacts;
+  /** Answers the next matching requests with a fault, before any other handling (Twirp and blob
+   * requests too, with GitHub's REST error body). */
   fail(fault: Fault): void;
   close(): Promise<void>;
 }
@@ -277,6 +288,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   let nextReactionId = 300_000_001;
   let nextPullId = 1_800_000_001;
   let url = "";
+  const artifacts = createArtifactService(() => url);
 
   // -- state --------------------------------------------------------------------------------
 
@@ -712,6 +724,50 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     };
   }
 
+  function artifactJson(artifact: FakeArtifact): Record<string, unknown> {
+    const self = repoApi(fullName, `/actions/artifacts/${artifact.id}`);
+    return {
+      id: artifact.id,
+      node_id: nodeId("AR", artifact.id),
+      name: artifact.name,
+      size_in_bytes: artifact.content.length,
+      url: self,
+      archive_download_url: `${self}/zip`,
+      expired: artifacts.isExpired(artifact),
+      created_at: artifact.createdAt,
+      expires_at: artifact.expiresAt,
+      updated_at: artifact.updatedAt,
+      digest: artifact.digest,
+      workflow_run: {
+        id: artifact.runId,
+        repository_id: REPO_ID,
+        head_repository_id: REPO_ID,
+        head_branch: defaultBranch,
+        head_sha: branchSha(defaultBranch) ?? "",
+      },
+    };
+  }
+
+  /** A list of artifacts as GitHub pages it: `{ total_count, artifacts }`. */
+  function artifactList(matching: FakeArtifact[], call: Call): Answer {
+    const { items, headers } = paginate(matching, call);
+    return {
+      status: 200,
+      body: { total_count: matching.length, artifacts: items.map(artifactJson) },
+      headers,
+    };
+  }
+
+  /** Newest first, as GitHub lists them (ids break a tie within a second). */
+  function newestFirst(a: FakeArtifact, b: FakeArtifact): number {
+    return b.createdAt.localeCompare(a.createdAt) || b.id - a.id;
+  }
+
+  function findArtifact(call: Call): FakeArtifact | undefined {
+    const artifact = artifacts.find(Number(call.params.artifact_id));
+    return artifact?.finalized === true ? artifact : undefined;
+  }
+
   // -- routes -------------------------------------------------------------------------------
 
   function bodyTooLong(resource: string, body: string | undefined): Record<string, unknown>[] {
@@ -777,6 +833,11 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     createPull: `${DOCS}/pulls/pulls#create-a-pull-request`,
     getPull: `${DOCS}/pulls/pulls#get-a-pull-request`,
     updatePull: `${DOCS}/pulls/pulls#update-a-pull-request`,
+    listArtifacts: `${DOCS}/actions/artifacts#list-artifacts-for-a-repository`,
+    runArtifacts: `${DOCS}/actions/artifacts#list-workflow-run-artifacts`,
+    getArtifact: `${DOCS}/actions/artifacts#get-an-artifact`,
+    deleteArtifact: `${DOCS}/actions/artifacts#delete-an-artifact`,
+    downloadArtifact: `${DOCS}/actions/artifacts#download-an-artifact`,
   };
 
   const routes: Route[] = [
@@ -1034,6 +1095,74 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         return { status: 200, body: pullJson(pull) };
       },
     },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/artifacts",
+      docs: docs.listArtifacts,
+      answer(call) {
+        const name = call.query.get("name");
+        const matching = artifacts
+          .finalized()
+          .filter((artifact) => name === null || artifact.name === name)
+          .sort(newestFirst);
+        return artifactList(matching, call);
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+      docs: docs.runArtifacts,
+      answer(call) {
+        const name = call.query.get("name");
+        const matching = artifacts
+          .finalized()
+          .filter((artifact) => artifact.runId === Number(call.params.run_id))
+          .filter((artifact) => name === null || artifact.name === name)
+          .sort(newestFirst);
+        if (call.query.get("direction") === "asc") matching.reverse();
+        return artifactList(matching, call);
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
+      docs: docs.getArtifact,
+      answer(call) {
+        const artifact = findArtifact(call);
+        if (artifact === undefined) return notFound(docs.getArtifact);
+        return { status: 200, body: artifactJson(artifact) };
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
+      docs: docs.deleteArtifact,
+      answer(call) {
+        const artifact = findArtifact(call);
+        if (artifact === undefined) return notFound(docs.deleteArtifact);
+        artifacts.remove(artifact.id);
+        return { status: 204, body: undefined };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
+      docs: docs.downloadArtifact,
+      answer(call) {
+        const artifact = findArtifact(call);
+        if (artifact === undefined || call.params.archive_format !== "zip") {
+          return notFound(docs.downloadArtifact);
+        }
+        if (artifacts.isExpired(artifact)) {
+          return githubError(410, "Artifact has expired", docs.downloadArtifact);
+        }
+        return {
+          status: 302,
+          body: undefined,
+          headers: { location: artifacts.downloadUrl(artifact) },
+        };
+      },
+    },
   ];
 
   const compiled = routes.map((route) => {
@@ -1123,11 +1252,12 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     };
     const gitPrefix = `/${owner}/${repo}.git`;
     const isGit = path === gitPrefix || path.startsWith(`${gitPrefix}/`);
+    const isArtifactService = artifacts.serves(path);
 
     // A REST body is read first so that the log holds it even for a request a fault answers.
     let body: unknown;
     let unparsable = false;
-    if (!isGit) {
+    if (!isGit && !isArtifactService) {
       try {
         body = await readJson(req);
       } catch {
@@ -1155,6 +1285,8 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       }
       return { ...log, status: await serveGit(req, res, path.slice(gitPrefix.length), requestUrl) };
     }
+    // The service checks its own credentials: the runtime token, the blob URLs' signatures.
+    if (isArtifactService) return { ...log, ...(await artifacts.serve(req, res)) };
     if (unparsable) {
       send(res, githubError(400, "Problems parsing JSON", DOCS));
       return { ...log, status: 400 };
@@ -1264,6 +1396,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     gitUrl: gitUrl(),
     routes: routes.map(({ method, path }) => ({ method, path })),
     requests,
+    artifacts,
     addUser,
     setPermission(login, permission) {
       userNamed(login);

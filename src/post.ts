@@ -1,0 +1,45 @@
+/**
+ * The action's `post:` step (runs with `post-if: always()`): when the main step ended before its
+ * final save — a cancelled run, a job timeout, a crash — it uploads the newest local copy of the
+ * thread's notes, so the next run still picks up the work. It never fails the job.
+ */
+import * as core from "@actions/core";
+import { DEFAULTS } from "./config/config.ts";
+import { readInputs } from "./config/inputs.ts";
+import { describeError } from "./errors.ts";
+import { runnerContext } from "./main.ts";
+import { createArtifactStore } from "./store/artifact.ts";
+import { readNotesFolder } from "./store/notes.ts";
+import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
+
+export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const localDir = core.getState(NOTES_DIR_STATE);
+  if (localDir === "") {
+    core.info("pitcrew post: the main step started no work; nothing to save.");
+    return;
+  }
+  if (core.getState(NOTES_SAVED_STATE) === "true") {
+    core.info("pitcrew post: the main step saved the handoff notes.");
+    return;
+  }
+  try {
+    const notes = readNotesFolder(localDir);
+    const inputs = readInputs();
+    const runner = runnerContext(env);
+    const store = createArtifactStore({
+      token: inputs.githubToken ?? "",
+      owner: runner.owner,
+      repo: runner.repo,
+      apiUrl: runner.apiUrl,
+      retentionDays: inputs.retentionDays ?? DEFAULTS.retentionDays,
+      log: { info: (message) => core.info(message) },
+      tempDir: runner.tempDir,
+    });
+    await store.save(notes);
+    core.info(
+      `pitcrew post: saved the handoff notes the main step could not (thread ${notes.state.threadKey}, ${notes.state.cumulative.turns} turns so far); /agent continue picks up from them.`,
+    );
+  } catch (error) {
+    core.warning(`pitcrew post: the handoff notes could not be saved: ${describeError(error)}`);
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Durable execution for one run: the thread's notes kept current while the agent works. After
+ * every turn the notes are written to a local folder (cheap, and what the action's `post:` step
+ * uploads when the main step could not); after every compaction and at the end they are saved to
+ * the store (the artifact). Saves never fail the run: a failed save is a warning.
+ */
+import { rmSync, renameSync } from "node:fs";
+import type { LoopEvent, StopReason } from "../agent/loop.ts";
+import { ZERO_USAGE } from "../agent/messages.ts";
+import type { Message, Usage } from "../agent/messages.ts";
+import type { Todo } from "../agent/tools/tool.ts";
+import { describeError } from "../errors.ts";
+import { nextState, writeNotesFolder } from "./notes.ts";
+import type { RunFacts } from "./notes.ts";
+import type { Notes, NotesStore } from "./store.ts";
+import { messagesFromEvents, transcriptLines } from "./transcript.ts";
+import type { TurnUsage } from "./transcript.ts";
+
+/** The thread's facts that do not change while the run goes on. */
+export type RunPlace = Pick<
+  RunFacts,
+  "threadKey" | "repository" | "branch" | "baseBranch" | "baseSha"
+>;
+
+export interface CheckpointOptions {
+  store: NotesStore;
+  /** Where the newest notes are written after every turn (the post step's source). */
+  localDir: string;
+  /** What the thread's earlier runs left; undefined for its first run. */
+  restored: Notes | undefined;
+  place: RunPlace;
+  /** The messages the run started from (system prompt, task). */
+  start: readonly Message[];
+  todos: () => readonly Todo[];
+  log: { warning(message: string): void };
+}
+
+export interface Checkpoint {
+  /** Feed every loop event: turns are written locally, compactions saved to the store. */
+  observe(event: LoopEvent): void;
+  /** The final save of the run; `messages` is the loop's whole history when the loop returned. */
+  finish(end: {
+    stopReason: StopReason | null;
+    headSha: string | null;
+    prNumber: number | null;
+    messages?: readonly Message[];
+  }): Promise<boolean>;
+  /** The notes as they would be saved now. */
+  current(): Notes;
+}
+
+export function createCheckpoint(options: CheckpointOptions): Checkpoint {
+  const { restored, place, log } = options;
+  const events: LoopEvent[] = [];
+  const usage: TurnUsage[] = [];
+  let totals: { turns: number; usage: Usage; cost: number } = {
+    turns: 0,
+    usage: ZERO_USAGE,
+    cost: 0,
+  };
+  let note = restored?.note ?? "";
+  let headSha = restored?.state.headSha ?? null;
+  let prNumber = restored?.state.prNumber ?? null;
+  /** Store saves run one after another; the newest notes are always the ones saved last. */
+  let saving: Promise<boolean> = Promise.resolve(true);
+  const run = (restored?.state.attempts ?? 0) + 1;
+
+  const build = (stopReason: StopReason | null, messages?: readonly Message[]): Notes => {
+    const state = nextState(restored?.state, {
+      ...place,
+      headSha,
+      prNumber,
+      ...totals,
+      todos: [...options.todos()],
+      stopReason,
+    });
+    const history = messages ?? messagesFromEvents(options.start, events);
+    const transcript = (restored?.transcript ?? "") + transcriptLines(run, history, usage);
+    return { note, state, transcript };
+  };
+
+  /** Written beside and renamed over, so the post step never reads half a folder. */
+  const writeLocal = (notes: Notes): void => {
+    const fresh = `${options.localDir}.new`;
+    try {
+      rmSync(fresh, { recursive: true, force: true });
+      writeNotesFolder(fresh, notes);
+      rmSync(options.localDir, { recursive: true, force: true });
+      renameSync(fresh, options.localDir);
+    } catch (error) {
+      log.warning(`Could not keep a local copy of the notes: ${describeError(error)}`);
+    }
+  };
+
+  const save = (notes: Notes): Promise<boolean> => {
+    writeLocal(notes);
+    saving = saving.then(async () => {
+      try {
+        await options.store.save(notes);
+        return true;
+      } catch (error) {
+        log.warning(`The handoff notes were not saved: ${describeError(error)}`);
+        return false;
+      }
+    });
+    return saving;
+  };
+
+  return {
+    observe(event) {
+      events.push(event);
+      if (event.type === "usage") {
+        usage.push({ turn: event.turn, usage: event.usage, cost: event.cost });
+        totals = { turns: event.turn, usage: event.totalUsage, cost: event.totalCost };
+        writeLocal(build(null));
+      }
+      if (event.type === "compaction") {
+        note = event.compaction.note;
+        void save(build(null));
+      }
+    },
+    async finish(end) {
+      headSha = end.headSha ?? headSha;
+      prNumber = end.prNumber ?? prNumber;
+      return save(build(end.stopReason, end.messages));
+    },
+    current: () => build(null),
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The transcript: every message and every turn's usage of every run of a thread, one JSON object a
+ * line. Pure: what a run adds to it, how it is cut to its cap, and the two things a later run reads
+ * back from it (the thread's task as first given, the previous run's last words).
+ */
+import type { LoopEvent } from "../agent/loop.ts";
+import type { Message, Usage } from "../agent/messages.ts";
+import type { TranscriptEntry } from "./store.ts";
+
+/** The first line of a cut transcript: JSON like the rest, so the file stays JSONL. */
+interface DroppedLine {
+  type: "dropped";
+  lines: number;
+}
+
+function droppedLine(lines: number): string {
+  const line: DroppedLine = { type: "dropped", lines };
+  return `${JSON.stringify(line)}\n`;
+}
+
+/** Lines an earlier cut already dropped, read from a transcript's first line. */
+function droppedBefore(line: string): number {
+  if (!line.startsWith('{"type":"dropped"')) return 0;
+  try {
+    const parsed = JSON.parse(line) as Partial<DroppedLine>;
+    return typeof parsed.lines === "number" ? parsed.lines : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The newest whole lines of a JSONL text within `limit` bytes, after a first line saying how many
+ * were dropped (counting any an earlier cut dropped). A text within the limit comes back as is.
+ */
+export function capTranscript(text: string, limit: number): string {
+  if (Buffer.byteLength(text) <= limit) return text;
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const earlier = droppedBefore(lines[0] ?? "");
+  const entries = earlier > 0 ? lines.slice(1) : lines;
+  // Room for the first line at its longest: every line dropped.
+  const room = limit - Buffer.byteLength(droppedLine(earlier + entries.length));
+  let used = 0;
+  let from = entries.length;
+  while (from > 0) {
+    const size = Buffer.byteLength(entries[from - 1] ?? "") + 1;
+    if (used + size > room) break;
+    used += size;
+    from -= 1;
+  }
+  const kept = entries.slice(from);
+  return droppedLine(earlier + from) + kept.map((line) => `${line}\n`).join("");
+}
+
+/** What a turn cost: the loop's `usage` events carry this (and more, which is not kept). */
+export interface TurnUsage {
+  turn: number;
+  usage: Usage;
+  cost: number;
+}
+
+/**
+ * A run's part of the transcript, as JSONL: its messages in order, each turn's usage just before
+ * the assistant message that turn produced (the loop adds one per turn). `run` is the thread's run
+ * number (the state's `attempts` once this run is saved).
+ */
+export function transcriptLines(
+  run: number,
+  messages: readonly Message[],
+  usage: readonly TurnUsage[],
+): string {
+  const byTurn = new Map(usage.map((record) => [record.turn, record]));
+  const entries: TranscriptEntry[] = [];
+  let turn = 0;
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      turn += 1;
+      const record = byTurn.get(turn);
+      if (record) {
+        entries.push({ type: "usage", run, turn, usage: record.usage, cost: record.cost });
+        byTurn.delete(turn);
+      }
+    }
+    entries.push({ type: "message", run, message });
+  }
+  // Usage whose answer is not in `messages` (a checkpoint taken mid-turn) still counts.
+  for (const record of byTurn.values())
+    entries.push({ type: "usage", run, turn: record.turn, usage: record.usage, cost: record.cost });
+  return entries.map((entry) => `${JSON.stringify(entry)}\n`).join("");
+}
+
+/**
+ * The history so far as the loop builds it, from the start messages and its events: what a
+ * checkpoint taken during a run can save (the loop hands out its messages only at the end).
+ */
+export function messagesFromEvents(
+  start: readonly Message[],
+  events: readonly LoopEvent[],
+): Message[] {
+  const messages = [...start];
+  for (const event of events) {
+    if (event.type === "assistant")
+      messages.push({ role: "assistant", content: event.content, toolCalls: event.toolCalls });
+    if (event.type === "tool_end")
+      messages.push({
+        role: "tool",
+        toolCallId: event.call.id,
+        name: event.call.name,
+        content: event.outcome.content,
+        isError: event.outcome.isError,
+      });
+  }
+  return messages;
+}
+
+/** The transcript's message entries, oldest first; lines that are not one are skipped. */
+function* messageEntries(transcript: string): Generator<{ run: number; message: Message }> {
+  for (const line of transcript.split("\n")) {
+    if (!line.startsWith('{"type":"message"')) continue;
+    try {
+      const entry = JSON.parse(line) as { run?: unknown; message?: Partial<Message> };
+      if (typeof entry.run === "number" && typeof entry.message?.content === "string")
+        yield { run: entry.run, message: entry.message as Message };
+    } catch {
+      continue;
+    }
+  }
+}
+
+/** The thread's first task: its first run's first user message ("" when it was cut away). */
+export function threadTask(transcript: string): string {
+  for (const { message } of messageEntries(transcript))
+    if (message.role === "user") return message.content;
+  return "";
+}
+
+/** The last thing the newest run in the transcript said ("" when it said nothing). */
+export function lastWords(transcript: string): string {
+  let newest = 0;
+  let words = "";
+  for (const { run, message } of messageEntries(transcript)) {
+    if (run !== newest) [newest, words] = [run, ""];
+    if (message.role === "assistant" && message.content.trim() !== "") words = message.content;
+  }
+  return words;
+}

@@ -1,0 +1,331 @@
+/**
+ * The artifact notes store with the real `@actions/artifact` client against the fake GitHub and
+ * its artifact service: each simulated workflow run is a process of its own (the client reads the
+ * runner's environment when it loads), and what one run saves the next one restores.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { promisify } from "node:util";
+import {
+  MAX_NOTES_ARTIFACT_BYTES,
+  chooseNotes,
+  type ListedArtifact,
+} from "../../src/store/artifact.ts";
+import { NOTE_FILE, STATE_CAP, STATE_FILE, TRANSCRIPT_FILE } from "../../src/store/notes.ts";
+import { notesName, type Notes, type Restored } from "../../src/store/store.ts";
+import type { RunJob, Step, StepResult } from "../support/artifact-run.ts";
+import { startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
+
+const TOKEN = "ghs_artifacttoken";
+const RUN_SCRIPT = join(import.meta.dirname, "..", "support", "artifact-run.ts");
+let github: FakeGitHub;
+let root: string;
+
+function notesFor(threadKey: string, note: string, repository = "Codertocat/Hello-World"): Notes {
+  return {
+    note,
+    state: {
+      version: 1,
+      threadKey,
+      repository,
+      branch: `pitcrew/${threadKey}`,
+      baseBranch: "main",
+      baseSha: "a".repeat(40),
+      headSha: null,
+      prNumber: null,
+      attempts: 1,
+      cumulative: {
+        runs: 1,
+        turns: 3,
+        usage: { promptTokens: 100, cachedTokens: 0, completionTokens: 20, reasoningTokens: 0 },
+        cost: 0.01,
+      },
+      todos: [{ content: "write the test", status: "in_progress" }],
+      stopReason: null,
+      savedAt: "2025-01-02T03:04:05.000Z",
+      ledgers: {},
+    },
+    transcript: `${JSON.stringify({ type: "message", run: 1, message: { role: "user", content: note } })}\n`,
+  };
+}
+
+/** The three files of a notes folder, as the store writes them. */
+function folderFiles(notes: Notes): Record<string, string> {
+  return {
+    [NOTE_FILE]: notes.note,
+    [STATE_FILE]: `${JSON.stringify(notes.state, null, 2)}\n`,
+    [TRANSCRIPT_FILE]: notes.transcript,
+  };
+}
+
+/** Runs `steps` as workflow run `runId` in a process with that run's runner environment. */
+async function runArtifactSteps(
+  runId: number,
+  steps: Step[],
+  env: Record<string, string> = {},
+): Promise<StepResult[]> {
+  const dir = mkdtempSync(join(root, `run-${runId}-`));
+  const job: RunJob = {
+    store: {
+      token: TOKEN,
+      owner: github.owner,
+      repo: github.repo,
+      apiUrl: github.url,
+      retentionDays: 7,
+      tempDir: dir,
+    },
+    steps,
+  };
+  writeFileSync(join(dir, "job.json"), JSON.stringify(job));
+  await promisify(execFile)(
+    process.execPath,
+    [RUN_SCRIPT, join(dir, "job.json"), join(dir, "results.json")],
+    {
+      env: {
+        ...process.env,
+        ...github.artifacts.runnerEnv(runId),
+        GITHUB_API_URL: github.url,
+        GITHUB_REPOSITORY: `${github.owner}/${github.repo}`,
+        GITHUB_RUN_ID: String(runId),
+        ...env,
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as StepResult[];
+}
+
+/** The one restore a run made. */
+async function restoreIn(runId: number, threadKey: string): Promise<Restored> {
+  const [result] = await runArtifactSteps(runId, [{ restore: threadKey }]);
+  assert.ok(result !== undefined && "restored" in result, JSON.stringify(result));
+  return result.restored;
+}
+
+function reasonOf(restored: Restored): string {
+  assert.equal(restored.found, false, JSON.stringify(restored));
+  return restored.found ? "" : restored.reason;
+}
+
+function namedArtifacts(threadKey: string) {
+  return github.artifacts.artifacts().filter((a) => a.name === notesName(threadKey));
+}
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), "pitcrew-artifact-store-"));
+  github = await startGitHubServer({ token: TOKEN, bareRepo: join(root, "no-repository.git") });
+});
+
+after(async () => {
+  await github.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("chooseNotes", () => {
+  const listed = (
+    id: number,
+    createdAt: string,
+    fields: Partial<ListedArtifact> = {},
+  ): ListedArtifact => ({
+    id,
+    name: "pitcrew-notes-issue-1",
+    expired: false,
+    created_at: createdAt,
+    size_in_bytes: 1000,
+    workflow_run: { id: id * 10 },
+    ...fields,
+  });
+
+  test("the newest by creation time, then by id; expired ones and other names are passed over", () => {
+    const choice = chooseNotes(
+      [
+        listed(5, "2025-01-01T00:00:00Z"),
+        listed(7, "2025-01-03T00:00:00Z", { expired: true }),
+        listed(6, "2025-01-02T00:00:00Z"),
+        listed(4, "2025-01-02T00:00:00Z"),
+        listed(9, "2025-01-04T00:00:00Z", { name: "pitcrew-notes-issue-10" }),
+      ],
+      "pitcrew-notes-issue-1",
+    );
+    assert.deepEqual("artifact" in choice && choice.artifact.id, 6);
+  });
+
+  test("none, all expired, or the newest too big to be notes: a reason each", () => {
+    const reason = (artifacts: ListedArtifact[]): string => {
+      const choice = chooseNotes(artifacts, "pitcrew-notes-issue-1");
+      return "reason" in choice ? choice.reason : "chosen";
+    };
+    assert.equal(reason([]), "no notes saved for this thread yet");
+    assert.match(reason([listed(1, "2025-01-01T00:00:00Z", { expired: true })]), /expired/);
+    const huge = listed(2, "2025-01-02T00:00:00Z", { size_in_bytes: MAX_NOTES_ARTIFACT_BYTES + 1 });
+    assert.match(
+      reason([listed(1, "2025-01-01T00:00:00Z"), huge]),
+      /artifact 2 of run 20 is \d+ bytes, more than notes can be .*not downloaded/,
+    );
+  });
+});
+
+describe("the artifact store with the real client", () => {
+  test("what run 1 saves, run 2 restores", async () => {
+    const saved = notesFor("issue-1", "## Handoff\nThe bug is in calc.js.");
+    const start = github.requests.length;
+    assert.deepEqual(await runArtifactSteps(101, [{ save: saved }]), [{ saved: true }]);
+
+    // The run's earlier save (none here) is looked for, then the zip goes up in staged blocks.
+    const saving = github.requests.slice(start);
+    assert.deepEqual(
+      saving.map((r) => (r.method === "PUT" ? `PUT ${r.query.comp}` : r.path.split("/").at(-1))),
+      ["ListArtifacts", "CreateArtifact", "PUT block", "PUT blocklist", "FinalizeArtifact"],
+    );
+    const [artifact] = namedArtifacts("issue-1");
+    assert.equal(artifact?.runId, 101);
+    assert.equal((saving.at(-1)?.body as { hash?: string }).hash, artifact.digest);
+    assert.ok(Date.parse(artifact.expiresAt) - Date.now() > 6 * 24 * 3600 * 1000, "7 days kept");
+
+    const restored = await restoreIn(102, "issue-1");
+    assert.deepEqual(restored, {
+      found: true,
+      notes: saved,
+      from: `artifact ${artifact.id} of run 101`,
+    });
+  });
+
+  test("several saves in a run leave one artifact, the last; a restore in the run reads it", async () => {
+    const saves = [1, 2, 3].map((n) => notesFor("issue-2", `checkpoint ${n}`));
+    const results = await runArtifactSteps(201, [
+      ...saves.map((notes) => ({ save: notes })),
+      { restore: "issue-2" },
+    ]);
+    assert.deepEqual(results.slice(0, 3), [{ saved: true }, { saved: true }, { saved: true }]);
+    const last = results[3];
+    assert.ok(last !== undefined && "restored" in last && last.restored.found);
+    assert.equal(last.restored.notes.note, "checkpoint 3");
+    assert.equal(namedArtifacts("issue-2").length, 1);
+
+    const restored = await restoreIn(202, "issue-2");
+    assert.ok(restored.found);
+    assert.deepEqual(restored.notes, saves[2]);
+  });
+
+  test("of several runs' notes the newest wins", async () => {
+    await runArtifactSteps(301, [{ save: notesFor("issue-3", "from run 301") }]);
+    await runArtifactSteps(302, [{ save: notesFor("issue-3", "from run 302") }]);
+    assert.deepEqual(
+      namedArtifacts("issue-3").map((a) => a.runId),
+      [301, 302],
+    );
+    const restored = await restoreIn(303, "issue-3");
+    assert.ok(restored.found);
+    assert.equal(restored.notes.note, "from run 302");
+    assert.match(restored.from, /of run 302$/);
+  });
+
+  test("nothing saved for the thread: fresh, and says so", async () => {
+    assert.equal(reasonOf(await restoreIn(401, "issue-4")), "no notes saved for this thread yet");
+  });
+
+  test("expired notes, or a download GitHub answers 410 Gone: fresh, and says they expired", async () => {
+    await runArtifactSteps(501, [{ save: notesFor("issue-5", "old") }]);
+    const [artifact] = namedArtifacts("issue-5");
+    assert.ok(artifact);
+    github.fail({ method: "GET", path: /\/actions\/artifacts\/\d+\/zip$/, status: 410 });
+    assert.match(reasonOf(await restoreIn(502, "issue-5")), /have expired.*retention/);
+
+    github.artifacts.expire(artifact.id);
+    assert.match(reasonOf(await restoreIn(503, "issue-5")), /have expired.*retention/);
+  });
+
+  test("notes too big: over the cap after download, or too big to download at all", async () => {
+    const notes = notesFor("issue-6", "big state");
+    notes.state.ledgers = { flakes: "x".repeat(STATE_CAP) };
+    github.artifacts.putArtifact({
+      name: notesName("issue-6"),
+      runId: 601,
+      files: folderFiles(notes),
+    });
+    const huge = github.artifacts.putArtifact({
+      name: notesName("issue-7"),
+      runId: 601,
+      files: { [TRANSCRIPT_FILE]: randomBytes(MAX_NOTES_ARTIFACT_BYTES) },
+    });
+    const [capped, tooBig] = await runArtifactSteps(602, [
+      { restore: "issue-6" },
+      { restore: "issue-7" },
+    ]);
+    assert.ok(capped !== undefined && "restored" in capped);
+    assert.match(
+      reasonOf(capped.restored),
+      /^the notes in artifact \d+ of run 601 are unusable \(notes-invalid: state.json: \d+ bytes, over the cap/,
+    );
+    assert.ok(tooBig !== undefined && "restored" in tooBig);
+    assert.match(reasonOf(tooBig.restored), /more than notes can be/);
+    assert.ok(!github.requests.some((r) => r.path.endsWith(`/actions/artifacts/${huge.id}/zip`)));
+  });
+
+  test("notes of another thread or repository under the thread's name are not used", async () => {
+    github.artifacts.putArtifact({
+      name: notesName("issue-8"),
+      runId: 701,
+      files: folderFiles(notesFor("issue-80", "someone else's")),
+    });
+    github.artifacts.putArtifact({
+      name: notesName("issue-9"),
+      runId: 701,
+      files: folderFiles(notesFor("issue-9", "a fork's", "someone/else")),
+    });
+    const [thread, repository] = await runArtifactSteps(702, [
+      { restore: "issue-8" },
+      { restore: "issue-9" },
+    ]);
+    assert.ok(thread !== undefined && "restored" in thread);
+    assert.match(reasonOf(thread.restored), /belong to the thread issue-80, not issue-8/);
+    assert.ok(repository !== undefined && "restored" in repository);
+    assert.match(
+      reasonOf(repository.restored),
+      /belong to the repository someone\/else, not Codertocat\/Hello-World/,
+    );
+  });
+
+  test("a save the service refuses is notes-save-failed with the client's message", async () => {
+    github.fail({ method: "POST", path: /\/CreateArtifact$/, status: 403 });
+    const [result] = await runArtifactSteps(801, [{ save: notesFor("issue-10", "refused") }]);
+    assert.ok(result !== undefined && "error" in result, JSON.stringify(result));
+    assert.equal(result.error.code, "notes-save-failed");
+    assert.match(result.error.message, /pitcrew-notes-issue-10 .*CreateArtifact.*403/);
+    assert.deepEqual(namedArtifacts("issue-10"), []);
+  });
+
+  test("on GitHub Enterprise Server: saving is notes-unsupported, restoring starts fresh", async () => {
+    github.artifacts.putArtifact({
+      name: notesName("issue-11"),
+      runId: 901,
+      files: folderFiles(notesFor("issue-11", "on github.com")),
+    });
+    const [save, restore] = await runArtifactSteps(
+      902,
+      [{ save: notesFor("issue-11", "on GHES") }, { restore: "issue-11" }],
+      { GITHUB_SERVER_URL: "https://github.example.com" },
+    );
+    assert.ok(save !== undefined && "error" in save);
+    assert.equal(save.error.code, "notes-unsupported");
+    assert.match(save.error.message, /not available on GitHub Enterprise Server/);
+    assert.ok(restore !== undefined && "restored" in restore);
+    assert.match(reasonOf(restore.restored), /not available on GitHub Enterprise Server/);
+  });
+
+  test("a damaged zip: fresh, and says the artifact could not be unpacked", async () => {
+    await runArtifactSteps(1001, [{ save: notesFor("issue-12", "soon damaged") }]);
+    const [artifact] = namedArtifacts("issue-12");
+    assert.ok(artifact);
+    github.artifacts.corrupt(artifact.id);
+    assert.match(
+      reasonOf(await restoreIn(1002, "issue-12")),
+      new RegExp(`^artifact ${artifact.id} of run 1001 could not be downloaded and unpacked`),
+    );
+  });
+});
