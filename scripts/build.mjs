@@ -18,6 +18,10 @@ await build({
   platform: "node",
   target: "node24",
   format: "esm",
+  // Shared code sits in chunks beside the entry points (the shell parser finds its WebAssembly
+  // next to whichever file holds it), and lazily imported modules load only when used.
+  splitting: true,
+  chunkNames: "chunk-[hash]",
   legalComments: "linked",
   // Bundled CommonJS dependencies still call require(); give ESM output one.
   banner: {

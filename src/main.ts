@@ -3,11 +3,9 @@
  * plain "nothing to do"), and hands it to the pipeline in work.ts. Bad configuration fails here,
  * before anything on GitHub or in the repository changes.
  */
-import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as core from "@actions/core";
-import { PitcrewError, describeError } from "./errors.ts";
+import { describeError } from "./errors.ts";
 import { DEFAULTS } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { loadConfig } from "./config/load.ts";
@@ -17,71 +15,12 @@ import { NO_WORK, createProgressComment } from "./github/progress.ts";
 import { setOutputs } from "./github/report.ts";
 import type { Task } from "./triggers/task.ts";
 import { parseEvent } from "./triggers/event.ts";
+import { runnerContext } from "./runner.ts";
+import type { RunnerContext } from "./runner.ts";
 import { workTask } from "./work.ts";
 import type { NotesPlace } from "./work.ts";
 import { createArtifactStore } from "./store/artifact.ts";
 import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
-
-/** What the runner tells a JavaScript action about this run. */
-export interface RunnerContext {
-  eventName: string;
-  payload: unknown;
-  owner: string;
-  repo: string;
-  apiUrl: string;
-  runUrl: string;
-  runId: string;
-  workspace: string;
-  /** The commit the workflow runs on (the default branch's head for comment events). */
-  sha: string;
-  /** The runner's scratch folder (RUNNER_TEMP), emptied after every job. */
-  tempDir: string;
-}
-
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (value === undefined || value === "") {
-    throw new PitcrewError(
-      "runner-env-missing",
-      `${name} is not set: pitcrew runs as a step of a GitHub Actions workflow (for a local checkout use the CLI: pitcrew run).`,
-    );
-  }
-  return value;
-}
-
-export function runnerContext(env: NodeJS.ProcessEnv = process.env): RunnerContext {
-  const eventPath = required(env, "GITHUB_EVENT_PATH");
-  let payload: unknown;
-  try {
-    payload = JSON.parse(readFileSync(eventPath, "utf8"));
-  } catch (error) {
-    throw new PitcrewError(
-      "event-invalid",
-      `The event payload at ${eventPath} could not be read as JSON: ${describeError(error)}`,
-    );
-  }
-  const [owner, repo] = required(env, "GITHUB_REPOSITORY").split("/");
-  if (!owner || !repo) {
-    throw new PitcrewError(
-      "runner-env-missing",
-      `GITHUB_REPOSITORY should be owner/name, not '${env.GITHUB_REPOSITORY}'.`,
-    );
-  }
-  const serverUrl = env.GITHUB_SERVER_URL || "https://github.com";
-  const runId = required(env, "GITHUB_RUN_ID");
-  return {
-    eventName: required(env, "GITHUB_EVENT_NAME"),
-    payload,
-    owner,
-    repo,
-    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
-    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
-    runId,
-    workspace: env.GITHUB_WORKSPACE || process.cwd(),
-    sha: env.GITHUB_SHA || "HEAD",
-    tempDir: env.RUNNER_TEMP || tmpdir(),
-  };
-}
 
 /**
  * The thread's notes: a workflow artifact, and a local copy in RUNNER_TEMP that the `post:` step

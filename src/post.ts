@@ -7,7 +7,7 @@ import * as core from "@actions/core";
 import { DEFAULTS } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { describeError } from "./errors.ts";
-import { runnerContext } from "./main.ts";
+import { runnerContext } from "./runner.ts";
 import { createArtifactStore } from "./store/artifact.ts";
 import { readNotesFolder } from "./store/notes.ts";
 import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";

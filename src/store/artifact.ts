@@ -5,11 +5,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  ArtifactNotFoundError,
-  DefaultArtifactClient,
-  GHESNotSupportedError,
-} from "@actions/artifact";
+import type { ArtifactClient } from "@actions/artifact";
 import { getOctokit } from "@actions/github";
 import { retry } from "@octokit/plugin-retry";
 import { PitcrewError, describeError } from "../errors.ts";
@@ -109,6 +105,11 @@ function mismatch(notes: Notes, threadKey: string, repository: string): string |
   return undefined;
 }
 
+/** The client's errors by name: its classes live in the lazily loaded module. */
+function isNamed(error: unknown, name: string): boolean {
+  return error instanceof Error && error.name === name;
+}
+
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === "number" ? status : undefined;
@@ -120,7 +121,13 @@ function statusOf(error: unknown): number | undefined {
 export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
   const { token, owner, repo, log } = options;
   const repository = `${owner}/${repo}`;
-  const client = new DefaultArtifactClient();
+  /**
+   * The artifact client is loaded on first use: it is large (Azure's blob SDK), and a thread's
+   * first run needs it only for its first save, after the agent has started.
+   */
+  let loaded: Promise<ArtifactClient> | undefined;
+  const artifactClient = (): Promise<ArtifactClient> =>
+    (loaded ??= import("@actions/artifact").then((module) => new module.DefaultArtifactClient()));
   const octokit = getOctokit(token, { baseUrl: options.apiUrl, userAgent: "pitcrew" }, retry);
   /** Saves run one after another: each replaces the run's artifact, so the last one wins. */
   let saving: Promise<void> = Promise.resolve();
@@ -132,8 +139,9 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
       writeNotesFolder(dir, notes);
       try {
         // One artifact per name and run: an earlier save of this run gives way.
+        const client = await artifactClient();
         await client.deleteArtifact(name).catch((error: unknown) => {
-          if (!(error instanceof ArtifactNotFoundError)) throw error;
+          if (!isNamed(error, "ArtifactNotFoundError")) throw error;
         });
         const files = [NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE].map((file) => join(dir, file));
         const { id } = await client.uploadArtifact(name, files, dir, {
@@ -141,7 +149,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
         });
         log.info(`Saved the thread's notes as artifact ${id} (${name}).`);
       } catch (error) {
-        if (error instanceof GHESNotSupportedError) {
+        if (isNamed(error, "GHESNotSupportedError")) {
           throw new PitcrewError("notes-unsupported", `${UNSUPPORTED}.`, { cause: error });
         }
         throw new PitcrewError(
@@ -162,6 +170,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
     const dir = await mkdtemp(join(options.tempDir, "pitcrew-notes-restore-"));
     try {
       try {
+        const client = await artifactClient();
         await client.downloadArtifact(artifact.id, {
           path: dir,
           findBy: {
@@ -172,7 +181,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
           },
         });
       } catch (error) {
-        if (error instanceof GHESNotSupportedError) return { found: false, reason: UNSUPPORTED };
+        if (isNamed(error, "GHESNotSupportedError")) return { found: false, reason: UNSUPPORTED };
         if (statusOf(error) === 410) return { found: false, reason: EXPIRED };
         return {
           found: false,
