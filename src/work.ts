@@ -183,7 +183,6 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
         baseSha: prepared.baseSha,
       },
       start,
-      todos: () => work.todos,
       log,
     });
     result = await runSession({

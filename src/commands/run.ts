@@ -5,30 +5,31 @@
  * checkout is never touched. Each run leaves notes (handoff note, state, transcript) inside .git,
  * saved at every compaction and at the end; `--continue` picks the last run up on its own branch.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
-import type { LoopEvent, StopReason } from "../agent/loop.ts";
+import type { StopReason } from "../agent/loop.ts";
 import { formatTotals, stopWords } from "../agent/describe.ts";
-import { ZERO_USAGE, callArguments } from "../agent/messages.ts";
-import type { Message, ToolCall } from "../agent/messages.ts";
+import type { Message } from "../agent/messages.ts";
 import { createModelClient } from "../agent/model.ts";
 import { SYSTEM_PROMPT, continuePrompt, localTaskPrompt } from "../agent/prompt.ts";
 import { runSession } from "../agent/session.ts";
-import type { Todo } from "../agent/tools/tool.ts";
 import { DEFAULTS } from "../config/config.ts";
 import { readRepositorySetup } from "../config/repository.ts";
 import { git } from "../github/git.ts";
-import { addRunWorktree, commitAll, removeRunWorktree } from "../github/worktree.ts";
+import {
+  addRunWorktree,
+  commitAll,
+  continueWorktree,
+  removeRunWorktree,
+} from "../github/worktree.ts";
 import type { RunWorktree } from "../github/worktree.ts";
 import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
 import { createLocalStore } from "../store/local.ts";
-import { nextState } from "../store/notes.ts";
-import type { RunFacts } from "../store/notes.ts";
-import type { Notes, NotesStore, ThreadState } from "../store/store.ts";
-import { lastWords, messagesFromEvents, threadTask, transcriptLines } from "../store/transcript.ts";
+import { createCheckpoint } from "../store/checkpoint.ts";
+import type { Checkpoint } from "../store/checkpoint.ts";
+import type { Notes, NotesStore } from "../store/store.ts";
+import { lastWords, threadTask } from "../store/transcript.ts";
 import { STDERR_LOG } from "./log.ts";
 import { progressPrinter } from "./progress.ts";
 
@@ -131,107 +132,6 @@ async function currentBranch(top: string): Promise<string> {
   return symbolic.exitCode === 0 ? symbolic.stdout : "HEAD";
 }
 
-/**
- * A worktree on the previous run's branch, as it left it. The branch is gone when that run
- * changed nothing; it starts again where that run started.
- */
-async function continueWorktree(
-  repo: string,
-  notes: Notes,
-): Promise<{ worktree: RunWorktree; existed: boolean }> {
-  const { branch, baseSha, headSha } = notes.state;
-  const top = (await git(repo, ["rev-parse", "--show-toplevel"])).stdout;
-  const exists =
-    (await git(top, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { okCodes: [1] }))
-      .exitCode === 0;
-  const folder = mkdtempSync(join(tmpdir(), "pitcrew-run-"));
-  const path = join(folder, "worktree");
-  const add = exists
-    ? ["worktree", "add", "--quiet", path, branch]
-    : ["worktree", "add", "--quiet", "-b", branch, path, headSha ?? baseSha];
-  await git(top, add).catch((error: unknown) => {
-    rmSync(folder, { recursive: true, force: true });
-    throw new PitcrewError(
-      "run-cannot-continue",
-      `Cannot check out ${branch} to continue on it (${describeError(error)}). If it is checked out in your checkout, switch that to another branch first.`,
-    );
-  });
-  return { worktree: { repo: top, path, branch, base: baseSha }, existed: exists };
-}
-
-/** The list a successful `todo_write` call set (the tool checked its arguments). */
-function todosOf(call: ToolCall): Todo[] {
-  const list = callArguments(call)?.todos;
-  return Array.isArray(list) ? (list as Todo[]) : [];
-}
-
-/** The notes as they stand: the run's facts over the restored state, its transcript appended. */
-interface NotesKeeper {
-  /**
-   * Saves now (a compaction's checkpoint, or the end) and returns the state saved; saves run one
-   * after another. Without `todos` the list the agent last wrote is saved; without `messages`, the
-   * history as the events tell it.
-   */
-  save(
-    facts: Pick<RunFacts, "headSha" | "stopReason"> & { todos?: Todo[] },
-    messages?: Message[],
-  ): ThreadState;
-  /** Waits for the saves so far; a failed save is a warning, never the run's failure. */
-  settled(): Promise<void>;
-  onEvent(event: LoopEvent): void;
-}
-
-function notesKeeper(options: {
-  store: NotesStore;
-  previous: Notes | undefined;
-  facts: Omit<RunFacts, "turns" | "usage" | "cost" | "todos" | "stopReason" | "headSha">;
-  start: Message[];
-}): NotesKeeper {
-  const { store, previous, facts, start } = options;
-  const run = (previous?.state.attempts ?? 0) + 1;
-  const events: LoopEvent[] = [];
-  let note = previous?.note ?? "";
-  let todos: Todo[] = previous?.state.todos ?? [];
-  let totals = { turns: 0, usage: ZERO_USAGE, cost: 0 };
-  let saving = Promise.resolve();
-  const keeper: NotesKeeper = {
-    save(now, messages) {
-      const usage = events.flatMap((event) => (event.type === "usage" ? [event] : []));
-      const state = nextState(previous?.state, {
-        ...facts,
-        ...totals,
-        headSha: now.headSha,
-        stopReason: now.stopReason,
-        todos: now.todos ?? todos,
-      });
-      const transcript =
-        (previous?.transcript ?? "") +
-        transcriptLines(run, messages ?? messagesFromEvents(start, events), usage);
-      const notes: Notes = { note, state, transcript };
-      saving = saving
-        .then(() => store.save(notes))
-        .catch((error: unknown) => {
-          STDERR_LOG.warning(`the run's notes were not saved: ${describeError(error)}`);
-        });
-      return state;
-    },
-    settled: () => saving,
-    onEvent(event) {
-      events.push(event);
-      if (event.type === "turn_start") totals = { ...totals, turns: event.turn };
-      if (event.type === "usage")
-        totals = { ...totals, usage: event.totalUsage, cost: event.totalCost };
-      if (event.type === "tool_end" && event.call.name === "todo_write" && !event.outcome.isError)
-        todos = todosOf(event.call);
-      if (event.type === "compaction") {
-        note = event.compaction.note;
-        keeper.save({ headSha: previous?.state.headSha ?? null, stopReason: null });
-      }
-    },
-  };
-  return keeper;
-}
-
 /** Where a run starts: a new branch and the task, or the last run's branch and its notes. */
 interface Start {
   worktree: RunWorktree;
@@ -309,7 +209,7 @@ export async function runCommand(
   process.on("SIGINT", onSigint);
   const progress = progressPrinter(process.stderr);
   let keepBranch = start.branchKept;
-  let keeper: NotesKeeper | undefined;
+  let checkpoint: Checkpoint | undefined;
   try {
     log.info(
       previous
@@ -339,20 +239,20 @@ export async function runCommand(
       { role: "system", content: SYSTEM_PROMPT },
       { role: "user", content: prompt },
     ];
-    keeper = notesKeeper({
+    const notes = createCheckpoint({
       store,
-      previous,
-      facts: {
+      restored: previous,
+      place: {
         threadKey: LOCAL_THREAD,
         repository: start.repository,
         branch: worktree.branch,
         baseBranch: start.baseBranch,
         baseSha: worktree.base,
-        prNumber: null,
       },
       start: messages,
+      log,
     });
-    const notes = keeper;
+    checkpoint = notes;
     const result = await runSession({
       workspace: worktree.path,
       sandbox: { ...DEFAULT_SETTINGS, backend: parsed.sandbox },
@@ -364,7 +264,7 @@ export async function runCommand(
       env,
       signal: controller.signal,
       onEvent: (event) => {
-        notes.onEvent(event);
+        notes.observe(event);
         progress.onEvent(event);
       },
       log,
@@ -373,14 +273,12 @@ export async function runCommand(
 
     const commit = await commitAll(worktree, `${start.title}\n\n${result.summary}`.trim());
     keepBranch ||= commit.committed;
-    const saved = notes.save(
-      {
-        headSha: commit.sha ?? previous?.state.headSha ?? null,
-        stopReason: result.stopReason,
-        todos: result.todos,
-      },
-      result.messages,
-    );
+    await notes.finish({
+      stopReason: result.stopReason,
+      headSha: commit.sha ?? null,
+      prNumber: null,
+      messages: result.messages,
+    });
     const out: string[] = [];
     if (result.summary) out.push(result.summary, "");
     out.push(`${stopWords(result.stopReason)}.`);
@@ -396,9 +294,8 @@ export async function runCommand(
     if (result.stopReason !== "done")
       out.push('Or let the agent carry on: pitcrew run --continue ["what to do next"]');
     out.push(formatTotals(result));
-    await notes.settled();
     if (previous) {
-      const all = saved.cumulative;
+      const all = notes.current().state.cumulative;
       out.push(`all ${all.runs} runs on this branch: ${formatTotals(all)}`);
     }
     process.stdout.write(`${out.join("\n")}\n`);
@@ -416,8 +313,7 @@ export async function runCommand(
         `pitcrew run: the changes made so far are kept on branch ${worktree.branch}\n`,
       );
     }
-    keeper?.save({ headSha: commit?.sha ?? previous?.state.headSha ?? null, stopReason: null });
-    await keeper?.settled();
+    await checkpoint?.finish({ stopReason: null, headSha: commit?.sha ?? null, prNumber: null });
     return EXIT_FAILED;
   } finally {
     process.off("SIGINT", onSigint);

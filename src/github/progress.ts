@@ -7,8 +7,7 @@
 import type { LoopEvent, StopReason } from "../agent/loop.ts";
 import { STOP_CAUSES, describeCall, formatTotals } from "../agent/describe.ts";
 import type { Totals } from "../agent/describe.ts";
-import { callArguments } from "../agent/messages.ts";
-import { todoWriteTool } from "../agent/tools/todo-write.ts";
+import { acceptedTodos } from "../agent/tools/todo-write.ts";
 import type { Todo } from "../agent/tools/tool.ts";
 import { describeError } from "../errors.ts";
 import type { Task } from "../triggers/task.ts";
@@ -89,15 +88,6 @@ const TODO_CHARS = 200;
 
 // ---- From events to state ---------------------------------------------------------------------
 
-function isTodo(value: unknown): value is Todo {
-  if (value === null || typeof value !== "object") return false;
-  const { content, status } = value as Record<string, unknown>;
-  return (
-    typeof content === "string" &&
-    (status === "pending" || status === "in_progress" || status === "completed")
-  );
-}
-
 /** The work after one more loop event: the todo list the agent set, what it does now, its cost. */
 export function progressFromEvent(work: Work, event: LoopEvent): Work {
   switch (event.type) {
@@ -107,9 +97,8 @@ export function progressFromEvent(work: Work, event: LoopEvent): Work {
       return { ...work, activity: codeSpan(describeCall(event.call)) };
     case "tool_end": {
       // Only a list the tool accepted is the agent's list; a refused one changed nothing.
-      if (event.call.name !== todoWriteTool.name || event.outcome.isError) return work;
-      const todos = callArguments(event.call)?.todos;
-      return Array.isArray(todos) ? { ...work, todos: todos.filter(isTodo) } : work;
+      const todos = acceptedTodos(event.call, event.outcome);
+      return todos === undefined ? work : { ...work, todos };
     }
     case "usage":
       return {

@@ -1,11 +1,13 @@
 /**
  * The separate worktree `pitcrew run` works in, so the person's own checkout — its branch and any
- * uncommitted changes — is never touched; and the commit of the result on the run's own branch.
+ * uncommitted changes — is never touched; the commit of the result on the run's own branch; and
+ * the worktree a `--continue` run takes up the previous run's branch in.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PitcrewError } from "../errors.ts";
+import { PitcrewError, describeError } from "../errors.ts";
+import type { Notes } from "../store/store.ts";
 import { git } from "./git.ts";
 
 export interface RunWorktree {
@@ -81,4 +83,32 @@ export async function removeRunWorktree(worktree: RunWorktree, keepBranch: boole
   await git(worktree.repo, ["worktree", "prune"]).catch(() => undefined);
   if (!keepBranch)
     await git(worktree.repo, ["branch", "-D", worktree.branch]).catch(() => undefined);
+}
+
+/**
+ * A worktree on the previous run's branch, as it left it. The branch is gone when that run
+ * changed nothing; it starts again where that run started.
+ */
+export async function continueWorktree(
+  repo: string,
+  notes: Pick<Notes, "state">,
+): Promise<{ worktree: RunWorktree; existed: boolean }> {
+  const { branch, baseSha, headSha } = notes.state;
+  const top = (await git(repo, ["rev-parse", "--show-toplevel"])).stdout;
+  const exists =
+    (await git(top, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { okCodes: [1] }))
+      .exitCode === 0;
+  const folder = mkdtempSync(join(tmpdir(), "pitcrew-run-"));
+  const path = join(folder, "worktree");
+  const add = exists
+    ? ["worktree", "add", "--quiet", path, branch]
+    : ["worktree", "add", "--quiet", "-b", branch, path, headSha ?? baseSha];
+  await git(top, add).catch((error: unknown) => {
+    rmSync(folder, { recursive: true, force: true });
+    throw new PitcrewError(
+      "run-cannot-continue",
+      `Cannot check out ${branch} to continue on it (${describeError(error)}). If it is checked out in your checkout, switch that to another branch first.`,
+    );
+  });
+  return { worktree: { repo: top, path, branch, base: baseSha }, existed: exists };
 }

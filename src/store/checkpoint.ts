@@ -8,6 +8,7 @@ import { rmSync, renameSync } from "node:fs";
 import type { LoopEvent, StopReason } from "../agent/loop.ts";
 import { ZERO_USAGE } from "../agent/messages.ts";
 import type { Message, Usage } from "../agent/messages.ts";
+import { acceptedTodos } from "../agent/tools/todo-write.ts";
 import type { Todo } from "../agent/tools/tool.ts";
 import { describeError } from "../errors.ts";
 import { nextState, writeNotesFolder } from "./notes.ts";
@@ -24,21 +25,24 @@ export type RunPlace = Pick<
 
 export interface CheckpointOptions {
   store: NotesStore;
-  /** Where the newest notes are written after every turn (the post step's source). */
-  localDir: string;
+  /** Where the newest notes are written after every turn (the action's post step uploads them);
+   * none when the store is itself a local folder. */
+  localDir?: string;
   /** What the thread's earlier runs left; undefined for its first run. */
   restored: Notes | undefined;
   place: RunPlace;
   /** The messages the run started from (system prompt, task). */
   start: readonly Message[];
-  todos: () => readonly Todo[];
   log: { warning(message: string): void };
 }
 
 export interface Checkpoint {
   /** Feed every loop event: turns are written locally, compactions saved to the store. */
   observe(event: LoopEvent): void;
-  /** The final save of the run; `messages` is the loop's whole history when the loop returned. */
+  /**
+   * The final save of the run, resolving to whether the store took it; `messages` is the loop's
+   * whole history when the loop returned. Null head and PR keep what is known.
+   */
   finish(end: {
     stopReason: StopReason | null;
     headSha: string | null;
@@ -59,6 +63,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     cost: 0,
   };
   let note = restored?.note ?? "";
+  let todos: Todo[] = restored?.state.todos ?? [];
   let headSha = restored?.state.headSha ?? null;
   let prNumber = restored?.state.prNumber ?? null;
   /** Store saves run one after another; the newest notes are always the ones saved last. */
@@ -71,7 +76,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
       headSha,
       prNumber,
       ...totals,
-      todos: [...options.todos()],
+      todos,
       stopReason,
     });
     const history = messages ?? messagesFromEvents(options.start, events);
@@ -81,12 +86,14 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
 
   /** Written beside and renamed over, so the post step never reads half a folder. */
   const writeLocal = (notes: Notes): void => {
-    const fresh = `${options.localDir}.new`;
+    const { localDir } = options;
+    if (localDir === undefined) return;
+    const fresh = `${localDir}.new`;
     try {
       rmSync(fresh, { recursive: true, force: true });
       writeNotesFolder(fresh, notes);
-      rmSync(options.localDir, { recursive: true, force: true });
-      renameSync(fresh, options.localDir);
+      rmSync(localDir, { recursive: true, force: true });
+      renameSync(fresh, localDir);
     } catch (error) {
       log.warning(`Could not keep a local copy of the notes: ${describeError(error)}`);
     }
@@ -109,6 +116,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   return {
     observe(event) {
       events.push(event);
+      if (event.type === "tool_end") todos = acceptedTodos(event.call, event.outcome) ?? todos;
       if (event.type === "usage") {
         usage.push({ turn: event.turn, usage: event.usage, cost: event.cost });
         totals = { turns: event.turn, usage: event.totalUsage, cost: event.totalCost };

@@ -80,8 +80,19 @@ describe("createCheckpoint", () => {
       restored: undefined,
       place: PLACE,
       start: START,
-      todos: () => [{ content: "Fix add()", status: "in_progress" }],
       log: recordingLog(),
+    });
+    const todoCall = {
+      id: "call-todo",
+      name: "todo_write",
+      arguments: JSON.stringify({ todos: [{ content: "Fix add()", status: "in_progress" }] }),
+    };
+    checkpoint.observe({
+      type: "tool_end",
+      turn: 1,
+      call: todoCall,
+      outcome: { content: "1 item", isError: false },
+      durationMs: 1,
     });
     for (const event of turn(1)) checkpoint.observe(event);
     const local = readNotesFolder(localDir);
@@ -114,7 +125,6 @@ describe("createCheckpoint", () => {
       restored: undefined,
       place: PLACE,
       start: START,
-      todos: () => [],
       log: recordingLog(),
     });
     for (const event of turn(1)) first.observe(event);
@@ -128,7 +138,6 @@ describe("createCheckpoint", () => {
       restored: restored.notes,
       place: PLACE,
       start: [START[0] as Message, { role: "user", content: "carry on" }],
-      todos: () => [],
       log: recordingLog(),
     });
     for (const event of turn(1)) second.observe(event);
@@ -156,7 +165,6 @@ describe("createCheckpoint", () => {
       restored: undefined,
       place: PLACE,
       start: START,
-      todos: () => [],
       log,
     });
     for (const event of turn(1)) checkpoint.observe(event);

@@ -3,7 +3,9 @@
  * reminder) and returns it as a checklist. It touches no file; the list lives in the context.
  */
 import { z } from "zod";
-import type { Todo } from "./tool.ts";
+import { callArguments } from "../messages.ts";
+import type { ToolCall } from "../messages.ts";
+import type { Todo, ToolOutcome } from "./tool.ts";
 import { defineTool, failure } from "./tool.ts";
 
 const schema = z
@@ -64,3 +66,19 @@ export const todoWriteTool = defineTool({
     return Promise.resolve({ content: formatTodos(todos), isError: false });
   },
 });
+
+/** The list an accepted `todo_write` call set; undefined for any other call (or a refused one). */
+export function acceptedTodos(call: ToolCall, outcome: ToolOutcome): Todo[] | undefined {
+  if (call.name !== todoWriteTool.name || outcome.isError) return undefined;
+  const todos = callArguments(call)?.todos;
+  return Array.isArray(todos) ? todos.filter(isTodo) : undefined;
+}
+
+function isTodo(value: unknown): value is Todo {
+  if (value === null || typeof value !== "object") return false;
+  const { content, status } = value as Record<string, unknown>;
+  return (
+    typeof content === "string" &&
+    (status === "pending" || status === "in_progress" || status === "completed")
+  );
+}
