@@ -3,6 +3,7 @@
  * final save — a cancelled run, a job timeout, a crash — it uploads the newest local copy of the
  * thread's notes, so the next run still picks up the work. It never fails the job.
  */
+import { existsSync } from "node:fs";
 import * as core from "@actions/core";
 import { DEFAULTS } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
@@ -20,6 +21,12 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   if (core.getState(NOTES_SAVED_STATE) === "true") {
     core.info("pitcrew post: the main step saved the handoff notes.");
+    return;
+  }
+  if (!existsSync(localDir)) {
+    core.info(
+      "pitcrew post: the agent never started (refused or failed before), so there are no notes.",
+    );
     return;
   }
   try {

@@ -16,6 +16,7 @@ import {
 } from "./agent/prompt.ts";
 import type { Message } from "./agent/messages.ts";
 import { runSession } from "./agent/session.ts";
+import { loadShellParser } from "./agent/shell/parse.ts";
 import type { SessionResult } from "./agent/session.ts";
 import type { Config } from "./config/config.ts";
 import type { CommentInfo, GitHubApi, IssueInfo, PullInfo } from "./github/api.ts";
@@ -154,6 +155,8 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       }),
       threadOf(task, api),
       options.notes.store.restore(task.threadKey),
+      // The shell parser's WebAssembly compiles while the network calls wait (it is memoised).
+      loadShellParser(),
       reacting,
       comment.start({ ...frame, ...work, phase: "working" }),
     ]);

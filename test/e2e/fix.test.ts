@@ -145,6 +145,8 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(made.github.pulls().length, 0);
     assert.deepEqual(originBranches(made), ["main"]);
     assert.match(progressComment(made), /write access/i);
+    assert.match(run.post, /the agent never started/);
+    assert.doesNotMatch(run.post, /::warning::/);
   });
 
   test("a bot is refused unless listed by exact name", async () => {
