@@ -350,16 +350,17 @@ async function deliver(
   const final = text(await branchDiffstat(options.workspace, prepared.base));
   const existing = await api.findOpenPull(prepared.branch, prepared.base);
   const finished = result.stopReason === "done";
-  const pull = linkOf(
-    existing
-      ? await api.updatePull(existing.number, final)
-      : await api.createPull({
-          ...final,
-          head: prepared.branch,
-          base: prepared.base,
-          draft: config.draft || !finished,
-        }),
-  );
+  let opened = existing
+    ? await api.updatePull(existing.number, final)
+    : await api.createPull({
+        ...final,
+        head: prepared.branch,
+        base: prepared.base,
+        draft: config.draft || !finished,
+      });
+  // A draft an early stop opened is ready once a later run finishes the work.
+  if (opened.draft && finished && !config.draft) opened = await api.markReady(opened);
+  const pull = linkOf(opened);
   if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
   if (result.stopReason === "model_error")
     return { phase: "failed", error: describeError(result.error), pull };

@@ -37,6 +37,8 @@ export interface CommentInfo {
 
 export interface PullInfo {
   number: number;
+  /** The GraphQL id: marking a draft ready for review exists only in GraphQL. */
+  nodeId: string;
   title: string;
   body: string;
   htmlUrl: string;
@@ -69,4 +71,6 @@ export interface GitHubApi {
     draft: boolean;
   }): Promise<PullInfo>;
   updatePull(number: number, pull: { title: string; body: string }): Promise<PullInfo>;
+  /** Takes a draft out of draft (a continued run finished what an early stop left as a draft). */
+  markReady(pull: PullInfo): Promise<PullInfo>;
 }

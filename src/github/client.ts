@@ -191,6 +191,7 @@ interface UserShape {
 
 interface PullShape {
   number: number;
+  node_id: string;
   title: string;
   body: string | null;
   html_url: string;
@@ -207,6 +208,7 @@ function account(user: UserShape | null | undefined): Account {
 function pullInfo(pull: PullShape): PullInfo {
   return {
     number: pull.number,
+    nodeId: pull.node_id,
     title: pull.title,
     body: pull.body ?? "",
     htmlUrl: pull.html_url,
@@ -413,6 +415,15 @@ export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
           body: pull.body,
         });
         return pullInfo(data);
+      }),
+
+    markReady: (pull) =>
+      call(`mark pull request #${pull.number} ready for review`, async () => {
+        await octokit.graphql(
+          "mutation ($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }",
+          { id: pull.nodeId },
+        );
+        return { ...pull, draft: false };
       }),
   };
 }

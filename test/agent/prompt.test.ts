@@ -156,6 +156,7 @@ function requestComment(task: Task, body: string): CommentInfo {
 
 const PULL: PullInfo = {
   number: 1,
+  nodeId: "PR_kwDOtest1",
   title: "Parser drops the last line",
   body: "",
   htmlUrl: "https://github.com/o/r/pull/1",

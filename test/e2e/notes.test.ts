@@ -50,6 +50,7 @@ describe("handoff notes across runs", needsBwrap(), () => {
     assert.match(second.stdout, /notes: restored from artifact \d+ of run 1001/);
     assert.equal(made.github.pulls().length, 1);
     assert.equal(second.outputs["pr-number"], first.outputs["pr-number"]);
+    assert.equal(made.github.pulls()[0]?.draft, false, "finished: out of draft");
     // The continuing run was given where the first one ended.
     const told = made.model.requests[2]?.raw ?? "";
     assert.match(told, /continuing work an earlier pitcrew run started/);

@@ -173,6 +173,7 @@ describe("every method, mapped onto api.ts's shapes", () => {
     });
     const expected = {
       number: 6,
+      nodeId: created.nodeId,
       title: "Fix #1",
       body: "Fixes #1",
       htmlUrl: "https://github.com/Codertocat/Hello-World/pull/6",
@@ -192,6 +193,13 @@ describe("every method, mapped onto api.ts's shapes", () => {
     const updated = await api.updatePull(6, { title: "Fix #1 (again)", body: "Fixes #1, really" });
     assert.deepEqual([updated.title, updated.body], ["Fix #1 (again)", "Fixes #1, really"]);
     assert.equal(github.pulls().find((pull) => pull.number === 6)?.title, "Fix #1 (again)");
+
+    // Out of draft through GraphQL's mutation, the only way GitHub offers.
+    assert.match(created.nodeId, /^PR_/);
+    const ready = await api.markReady(updated);
+    assert.equal(ready.draft, false);
+    assert.equal(github.pulls().find((pull) => pull.number === 6)?.draft, false);
+    assert.equal(github.requests.at(-1)?.path, "/graphql");
   });
 
   test("createPull() for a head that already has an open pull returns that pull", async () => {

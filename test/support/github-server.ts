@@ -1239,6 +1239,29 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     return notFound(DOCS);
   }
 
+  /**
+   * The one GraphQL mutation pitcrew sends (REST cannot take a pull request out of draft), in
+   * GraphQL's answer shape: 200 with `data`, or 200 with `errors`.
+   */
+  function graphqlAnswer(body: unknown): Answer {
+    const { query, variables } = (body ?? {}) as { query?: string; variables?: { id?: string } };
+    const pull = [...pulls.values()].find(
+      (candidate) => nodeId("PR", candidate.id) === variables?.id,
+    );
+    if (!query?.includes("markPullRequestReadyForReview") || pull === undefined) {
+      return {
+        status: 200,
+        body: { errors: [{ type: "NOT_FOUND", message: "Could not resolve to a node." }] },
+      };
+    }
+    pull.draft = false;
+    pull.updatedAt = new Date().toISOString();
+    return {
+      status: 200,
+      body: { data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } } },
+    };
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<LoggedRequest> {
     const method = req.method ?? "GET";
     const requestUrl = new URL(req.url ?? "/", url);
@@ -1290,6 +1313,13 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     if (unparsable) {
       send(res, githubError(400, "Problems parsing JSON", DOCS));
       return { ...log, status: 400 };
+    }
+    if (method === "POST" && path === "/graphql") {
+      const answer = restAuthorized(req)
+        ? graphqlAnswer(body)
+        : githubError(401, "Bad credentials", DOCS);
+      send(res, answer);
+      return { ...log, status: answer.status, body };
     }
     const answer = restAuthorized(req)
       ? restAnswer(method, path, requestUrl.searchParams, body)

@@ -43,6 +43,7 @@ function dispatchTask(user?: { login: string; id: number; type: string }): Task 
 function pullFrom(headRepo: string | null, number = 1): PullInfo {
   return {
     number,
+    nodeId: `PR_kwDOtest${number}`,
     title: "Update the README",
     body: "",
     htmlUrl: `https://github.com/${BASE}/pull/${number}`,
