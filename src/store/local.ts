@@ -3,7 +3,7 @@
  * thread, replaced whole on every save so a reader sees the old notes or the new ones, never a mix.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describeError } from "../errors.ts";
 import { readNotesFolder, writeNotesFolder } from "./notes.ts";
@@ -45,6 +45,11 @@ export function createLocalStore(root: string): NotesStore {
     async save(notes: Notes): Promise<void> {
       const folder = folderOf(notes.state.threadKey);
       await mkdir(root, { recursive: true });
+      // Saves of one store run one at a time: a half-written folder here is a killed run's.
+      const stale = `${notesName(notes.state.threadKey)}.saving-`;
+      for (const name of await readdir(root)) {
+        if (name.startsWith(stale)) await rm(join(root, name), { recursive: true, force: true });
+      }
       const temporary = await mkdtemp(`${folder}.saving-`);
       try {
         writeNotesFolder(temporary, notes);

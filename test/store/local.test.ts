@@ -4,7 +4,15 @@
  * content answered with a reason instead of an exception.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -57,6 +65,17 @@ describe("createLocalStore", () => {
     assert.ok(restored.found);
     assert.deepEqual(restored.notes, notes("issue-1", "one"));
     assert.equal(restored.from, `folder ${join(root, notesName("issue-1"))}`);
+  });
+
+  test("a half-written folder a killed save left behind is removed by the next save", async () => {
+    const root = newRoot();
+    const store = createLocalStore(root);
+    await store.save(notes("issue-1", "one"));
+    mkdirSync(join(root, `${notesName("issue-1")}.saving-Ab12Cd`));
+    await store.save(notes("issue-1", "two"));
+    assert.deepEqual(readdirSync(root), [notesName("issue-1")]);
+    const restored = await store.restore("issue-1");
+    assert.equal(restored.found && restored.notes.note, "two");
   });
 
   test("nothing saved: not found, and the reason says so", async () => {
