@@ -21,19 +21,11 @@ import type { SessionResult } from "./agent/session.ts";
 import type { Config } from "./config/config.ts";
 import type { CommentInfo, GitHubApi, IssueInfo, PullInfo } from "./github/api.ts";
 import { prepareThreadBranch } from "./github/branch.ts";
-import type { PreparedBranch } from "./github/branch.ts";
-import { branchDiffstat, publish } from "./github/publish.ts";
+import { deliver } from "./github/deliver.ts";
 import { knownSecrets, withholdSecrets } from "./github/secret-scan.ts";
 import { NO_WORK, createProgressComment, progressFromEvent } from "./github/progress.ts";
-import type { Ending, FinalState, PullLink, Work } from "./github/progress.ts";
-import {
-  allToolCallsFailed,
-  conclusionOf,
-  pullRequestText,
-  setOutputs,
-  tallyToolCall,
-  writeJobSummary,
-} from "./github/report.ts";
+import type { Ending, FinalState, Work } from "./github/progress.ts";
+import { conclusionOf, setOutputs, tallyToolCall, writeJobSummary } from "./github/report.ts";
 import type { Conclusion, ToolTally } from "./github/report.ts";
 import { authorize } from "./triggers/authorize.ts";
 import type { Task } from "./triggers/task.ts";
@@ -79,10 +71,6 @@ export function threadBranch(task: Task, prefix: string): string {
 
 function issueNumberOf(task: Task): number | undefined {
   return task.thread.kind === "dispatch" ? undefined : task.thread.number;
-}
-
-function linkOf(pull: PullInfo): PullLink {
-  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft };
 }
 
 export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
@@ -222,17 +210,17 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
     });
     work = { ...work, activity: undefined, totals: result };
 
-    const ending = await deliver(
-      options,
+    const ending = await deliver({
+      ...options,
       prepared,
       result,
-      thread?.issue.title,
+      issueTitle: thread?.issue.title,
       tally,
-      (pushed, sha) => {
+      onPushed: (pushed, sha) => {
         branch = pushed;
         pushedSha = sha;
       },
-    );
+    });
     return await end(ending);
   } catch (error) {
     return await end({ phase: "failed", error: describeError(error) });
@@ -285,84 +273,4 @@ async function threadOf(
     api.comments(task.thread.number),
   ]);
   return { issue, comments };
-}
-
-/**
- * After the session: commit and push what the agent left (also after an early stop — nothing paid
- * for is thrown away), then open or update the thread's PR; a draft when the work is unfinished.
- */
-async function deliver(
-  options: WorkOptions,
-  prepared: PreparedBranch,
-  result: SessionResult,
-  issueTitle: string | undefined,
-  tally: ToolTally,
-  onPushed: (branch: string, sha: string) => void,
-): Promise<Ending> {
-  const { task, config, api } = options;
-  const text = (diffstat: string): { title: string; body: string } =>
-    pullRequestText({
-      task,
-      issueTitle,
-      summary: result.summary,
-      stopReason: result.stopReason,
-      diffstat,
-      runUrl: options.runUrl,
-      totals: result,
-    });
-  const planned = text("");
-  const published = await publish({
-    workspace: options.workspace,
-    branch: prepared.branch,
-    base: prepared.base,
-    startSha: prepared.startSha,
-    message: `${planned.title}\n\n${result.summary}`.trim(),
-    coAuthor: task.requester,
-    token: config.githubToken,
-    secrets: knownSecrets(options.env, [config.apiKey, config.githubToken]),
-    texts: [{ source: "the pull request description", text: planned.body }],
-    allowWorkflowChanges: config.allowWorkflowChanges,
-  });
-  for (const note of published.notes) options.log.info(note);
-  if (published.outcome === "pushed" || prepared.reused)
-    onPushed(prepared.branch, published.sha ?? prepared.startSha);
-
-  // A reused branch already holds earlier runs' work: its PR is opened or updated even when this
-  // run added nothing.
-  if (published.outcome === "no-changes") {
-    if (allToolCallsFailed(tally)) {
-      return {
-        phase: "failed",
-        error:
-          "every tool call failed, so the agent could not work on the repository (see the job log for each call's error); this is a failure, not an absence of changes",
-      };
-    }
-    if (result.stopReason === "model_error" && !prepared.reused) {
-      return { phase: "failed", error: describeError(result.error) };
-    }
-    if (!prepared.reused) {
-      return result.stopReason === "done"
-        ? { phase: "no-changes", summary: result.summary }
-        : { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
-    }
-  }
-
-  const final = text(await branchDiffstat(options.workspace, prepared.base));
-  const existing = await api.findOpenPull(prepared.branch, prepared.base);
-  const finished = result.stopReason === "done";
-  let opened = existing
-    ? await api.updatePull(existing.number, final)
-    : await api.createPull({
-        ...final,
-        head: prepared.branch,
-        base: prepared.base,
-        draft: config.draft || !finished,
-      });
-  // A draft an early stop opened is ready once a later run finishes the work.
-  if (opened.draft && finished && !config.draft) opened = await api.markReady(opened);
-  const pull = linkOf(opened);
-  if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
-  if (result.stopReason === "model_error")
-    return { phase: "failed", error: describeError(result.error), pull };
-  return { phase: "stopped", stopReason: result.stopReason, summary: result.summary, pull };
 }

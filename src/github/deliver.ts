@@ -1,0 +1,110 @@
+/**
+ * The end of a run on GitHub: what the agent left is committed and pushed on the thread's branch
+ * (after an early stop too — nothing paid for is thrown away), and the thread's pull request is
+ * opened or updated; then how the run ended, as the progress comment and the outputs tell it.
+ */
+import type { SessionResult } from "../agent/session.ts";
+import type { Config } from "../config/config.ts";
+import { describeError } from "../errors.ts";
+import type { Task } from "../triggers/task.ts";
+import type { GitHubApi, PullInfo } from "./api.ts";
+import type { PreparedBranch } from "./branch.ts";
+import type { Ending, PullLink } from "./progress.ts";
+import { branchDiffstat, publish } from "./publish.ts";
+import { allToolCallsFailed, pullRequestText } from "./report.ts";
+import type { ToolTally } from "./report.ts";
+import { knownSecrets } from "./secret-scan.ts";
+
+export interface DeliverOptions {
+  task: Task;
+  config: Pick<Config, "apiKey" | "githubToken" | "allowWorkflowChanges" | "draft">;
+  api: GitHubApi;
+  workspace: string;
+  runUrl: string;
+  env: NodeJS.ProcessEnv;
+  log: { info(message: string): void };
+  prepared: PreparedBranch;
+  result: SessionResult;
+  /** The issue's (or PR's) title on an issue or PR thread. */
+  issueTitle: string | undefined;
+  tally: ToolTally;
+  /** Called once the branch holds the run's work on origin (before the PR is asked for). */
+  onPushed: (branch: string, sha: string) => void;
+}
+
+function linkOf(pull: PullInfo): PullLink {
+  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft };
+}
+
+/**
+ * After the session: commit and push what the agent left (also after an early stop — nothing paid
+ * for is thrown away), then open or update the thread's PR; a draft when the work is unfinished.
+ */
+export async function deliver(options: DeliverOptions): Promise<Ending> {
+  const { task, config, api, prepared, result, issueTitle, tally, onPushed } = options;
+  const text = (diffstat: string): { title: string; body: string } =>
+    pullRequestText({
+      task,
+      issueTitle,
+      summary: result.summary,
+      stopReason: result.stopReason,
+      diffstat,
+      runUrl: options.runUrl,
+      totals: result,
+    });
+  const planned = text("");
+  const published = await publish({
+    workspace: options.workspace,
+    branch: prepared.branch,
+    base: prepared.base,
+    startSha: prepared.startSha,
+    message: `${planned.title}\n\n${result.summary}`.trim(),
+    coAuthor: task.requester,
+    token: config.githubToken,
+    secrets: knownSecrets(options.env, [config.apiKey, config.githubToken]),
+    texts: [{ source: "the pull request description", text: planned.body }],
+    allowWorkflowChanges: config.allowWorkflowChanges,
+  });
+  for (const note of published.notes) options.log.info(note);
+  if (published.outcome === "pushed" || prepared.reused)
+    onPushed(prepared.branch, published.sha ?? prepared.startSha);
+
+  // A reused branch already holds earlier runs' work: its PR is opened or updated even when this
+  // run added nothing.
+  if (published.outcome === "no-changes") {
+    if (allToolCallsFailed(tally)) {
+      return {
+        phase: "failed",
+        error:
+          "every tool call failed, so the agent could not work on the repository (see the job log for each call's error); this is a failure, not an absence of changes",
+      };
+    }
+    if (result.stopReason === "model_error" && !prepared.reused) {
+      return { phase: "failed", error: describeError(result.error) };
+    }
+    if (!prepared.reused) {
+      return result.stopReason === "done"
+        ? { phase: "no-changes", summary: result.summary }
+        : { phase: "stopped", stopReason: result.stopReason, summary: result.summary };
+    }
+  }
+
+  const final = text(await branchDiffstat(options.workspace, prepared.base));
+  const existing = await api.findOpenPull(prepared.branch, prepared.base);
+  const finished = result.stopReason === "done";
+  let opened = existing
+    ? await api.updatePull(existing.number, final)
+    : await api.createPull({
+        ...final,
+        head: prepared.branch,
+        base: prepared.base,
+        draft: config.draft || !finished,
+      });
+  // A draft an early stop opened is ready once a later run finishes the work.
+  if (opened.draft && finished && !config.draft) opened = await api.markReady(opened);
+  const pull = linkOf(opened);
+  if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
+  if (result.stopReason === "model_error")
+    return { phase: "failed", error: describeError(result.error), pull };
+  return { phase: "stopped", stopReason: result.stopReason, summary: result.summary, pull };
+}
