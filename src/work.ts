@@ -212,6 +212,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
 
     const ending = await deliver({
       ...options,
+      secrets,
       prepared,
       result,
       issueTitle: thread?.issue.title,

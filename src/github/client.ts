@@ -256,25 +256,31 @@ function retrySecondaryRateLimits(retries: number) {
   };
 }
 
+/**
+ * The one way pitcrew makes an octokit: the base URL always explicit (@actions/github reads
+ * GITHUB_API_URL only at import), transient failures and secondary rate limits retried.
+ */
+export function createOctokit(options: Pick<GitHubApiOptions, "token" | "baseUrl" | "retry">) {
+  const retries = options.retry?.retries ?? DEFAULT_RETRIES;
+  return getOctokit(
+    options.token,
+    {
+      baseUrl: options.baseUrl,
+      userAgent: "pitcrew",
+      retry: { retries, retryAfterBaseValue: options.retry?.delayMs ?? DEFAULT_DELAY_MS },
+    },
+    retrySecondaryRateLimits(retries),
+    retry,
+  );
+}
+
 export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
   const { owner, repo } = options;
   const context: Context = {
     baseUrl: options.baseUrl,
     retries: options.retry?.retries ?? DEFAULT_RETRIES,
   };
-  const octokit = getOctokit(
-    options.token,
-    {
-      baseUrl: options.baseUrl,
-      userAgent: "pitcrew",
-      retry: {
-        retries: context.retries,
-        retryAfterBaseValue: options.retry?.delayMs ?? DEFAULT_DELAY_MS,
-      },
-    },
-    retrySecondaryRateLimits(context.retries),
-    retry,
-  );
+  const octokit = createOctokit(options);
 
   /** Runs one API call; a failure that is not a bug becomes a named error. */
   async function call<T>(action: string, request: () => Promise<T>): Promise<T> {

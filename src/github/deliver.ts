@@ -13,15 +13,15 @@ import type { Ending, PullLink } from "./progress.ts";
 import { branchDiffstat, publish } from "./publish.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
 import type { ToolTally } from "./report.ts";
-import { knownSecrets } from "./secret-scan.ts";
 
 export interface DeliverOptions {
   task: Task;
-  config: Pick<Config, "apiKey" | "githubToken" | "allowWorkflowChanges" | "draft">;
+  config: Pick<Config, "githubToken" | "allowWorkflowChanges" | "draft">;
+  /** Every secret value the harness knows (knownSecrets): none may be pushed. */
+  secrets: string[];
   api: GitHubApi;
   workspace: string;
   runUrl: string;
-  env: NodeJS.ProcessEnv;
   log: { info(message: string): void };
   prepared: PreparedBranch;
   result: SessionResult;
@@ -61,7 +61,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     message: `${planned.title}\n\n${result.summary}`.trim(),
     coAuthor: task.requester,
     token: config.githubToken,
-    secrets: knownSecrets(options.env, [config.apiKey, config.githubToken]),
+    secrets: options.secrets,
     texts: [{ source: "the pull request description", text: planned.body }],
     allowWorkflowChanges: config.allowWorkflowChanges,
   });

@@ -6,9 +6,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ArtifactClient } from "@actions/artifact";
-import { getOctokit } from "@actions/github";
-import { retry } from "@octokit/plugin-retry";
 import { PitcrewError, describeError } from "../errors.ts";
+import { createOctokit } from "../github/client.ts";
 import {
   NOTE_CAP,
   NOTE_FILE,
@@ -128,7 +127,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
   let loaded: Promise<ArtifactClient> | undefined;
   const artifactClient = (): Promise<ArtifactClient> =>
     (loaded ??= import("@actions/artifact").then((module) => new module.DefaultArtifactClient()));
-  const octokit = getOctokit(token, { baseUrl: options.apiUrl, userAgent: "pitcrew" }, retry);
+  const octokit = createOctokit({ token, baseUrl: options.apiUrl });
   /** Saves run one after another: each replaces the run's artifact, so the last one wins. */
   let saving: Promise<void> = Promise.resolve();
 

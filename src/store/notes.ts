@@ -17,9 +17,7 @@ import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
 import type { StopReason } from "../agent/loop.ts";
 import { ZERO_USAGE, addUsage } from "../agent/messages.ts";
-import type { Usage } from "../agent/messages.ts";
-import type { Todo } from "../agent/tools/tool.ts";
-import type { Notes, ThreadState } from "./store.ts";
+import type { Cumulative, Notes, ThreadState } from "./store.ts";
 import { capTranscript } from "./transcript.ts";
 
 export const NOTE_FILE = "note.md";
@@ -160,24 +158,23 @@ export function writeNotesFolder(dir: string, notes: Notes): void {
 }
 
 /** What one run knows about itself when it saves: its own totals, never the thread's. */
-export interface RunFacts {
-  threadKey: string;
-  repository: string;
-  branch: string;
-  baseBranch: string;
-  baseSha: string;
-  headSha: string | null;
-  prNumber: number | null;
+export type RunFacts = Pick<
+  ThreadState,
+  | "threadKey"
+  | "repository"
+  | "branch"
+  | "baseBranch"
+  | "baseSha"
+  | "headSha"
+  | "prNumber"
+  | "todos"
+  | "stopReason"
+> &
   /** This run's turns, usage and cost so far. */
-  turns: number;
-  usage: Usage;
-  cost: number;
-  todos: Todo[];
-  /** null for a checkpoint while the run goes on. */
-  stopReason: StopReason | null;
-  /** Ledgers this run updates, by name; the others are kept as they were. */
-  ledgers?: Record<string, unknown>;
-}
+  Omit<Cumulative, "runs"> & {
+    /** Ledgers this run updates, by name; the others are kept as they were. */
+    ledgers?: Record<string, unknown>;
+  };
 
 /**
  * The thread's state after this run. `previous` is the state the run restored (undefined for a

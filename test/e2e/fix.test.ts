@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { needsBwrap } from "../support/bwrap.ts";
+import { PR_NOT_PERMITTED } from "../support/github-server.ts";
 import { BUGGY_LINE, FIXED_LINE, fixtureGit } from "../support/fixture-repo.ts";
 import { callTools, say } from "../support/model-server.ts";
 import type { Script } from "../support/model-server.ts";
@@ -275,21 +276,7 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(made.github.pulls().length, 1);
 
     const refused = await world(FIX);
-    refused.github.fail({
-      method: "POST",
-      path: /\/pulls$/,
-      status: 422,
-      body: {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "GitHub Actions is not permitted to create or approve pull requests.",
-          },
-        ],
-      },
-    });
+    refused.github.fail(PR_NOT_PERMITTED);
     const named = await runAction(refused, {
       eventName: "issue_comment",
       payload: commentEvent(refused, "/agent fix"),

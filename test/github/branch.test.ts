@@ -3,27 +3,16 @@
  * checkout, as actions/checkout leaves it. The token's trip over HTTP is in publish.test.ts.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { PitcrewError } from "../../src/errors.ts";
 import { prepareThreadBranch } from "../../src/github/branch.ts";
-import { tokenEnv } from "../../src/github/git.ts";
-import { git } from "../../src/github/git.ts";
+import { git, tokenEnv } from "../../src/github/git.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
+import { checkout, createOrigin, rejectsNamed, removeOrigins } from "../support/origin.ts";
+import type { Origin } from "../support/origin.ts";
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-interface Remote {
-  root: string;
-  origin: string;
-  /** A full clone to change origin from. */
-  seed: string;
-}
+after(removeOrigins);
 
 function commitFile(repo: string, file: string, text: string): string {
   writeFileSync(join(repo, file), text);
@@ -32,36 +21,7 @@ function commitFile(repo: string, file: string, text: string): string {
   return fixtureGit(repo, "rev-parse", "HEAD");
 }
 
-function createRemote(): Remote {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "pitcrew-branch-")));
-  roots.push(root);
-  const origin = join(root, "origin.git");
-  const seed = join(root, "seed");
-  mkdirSync(seed);
-  fixtureGit(root, "init", "-q", "--bare", "-b", "main", origin);
-  fixtureGit(seed, "init", "-q", "-b", "main");
-  commitFile(seed, "README.md", "# one\n");
-  fixtureGit(seed, "remote", "add", "origin", origin);
-  fixtureGit(seed, "push", "-q", "origin", "main");
-  return { root, origin, seed };
-}
-
-let clones = 0;
-function checkout(remote: Remote): string {
-  const workspace = join(remote.root, `workspace-${++clones}`);
-  fixtureGit(remote.root, "clone", "-q", "--depth", "1", `file://${remote.origin}`, workspace);
-  return workspace;
-}
-
-async function rejects(promise: Promise<unknown>, code: string): Promise<PitcrewError> {
-  const error = await promise.then(
-    () => assert.fail(`expected ${code}`),
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof PitcrewError, String(error));
-  assert.equal(error.code, code, error.message);
-  return error;
-}
+const createRemote = (): Origin => createOrigin("branch", { "README.md": "# one\n" });
 
 describe("tokenEnv", () => {
   test("passes the token as a header for the remote's exact URL, after a reset, in env only", () => {
@@ -153,7 +113,7 @@ describe("prepareThreadBranch", () => {
     writeFileSync(join(workspace, "README.md"), "# edited by an earlier step\n");
     writeFileSync(join(workspace, "build.log"), "left over\n");
 
-    const error = await rejects(
+    const error = await rejectsNamed(
       prepareThreadBranch({ workspace, branch: "pitcrew/issue-3", base: "main" }),
       "workspace-dirty",
     );
@@ -181,7 +141,7 @@ describe("prepareThreadBranch", () => {
   test("a base origin does not have is a named error", async () => {
     const remote = createRemote();
     const workspace = checkout(remote);
-    const error = await rejects(
+    const error = await rejectsNamed(
       prepareThreadBranch({ workspace, branch: "pitcrew/issue-3", base: "trunk" }),
       "base-missing",
     );
@@ -192,7 +152,7 @@ describe("prepareThreadBranch", () => {
     const remote = createRemote();
     const workspace = checkout(remote);
     fixtureGit(workspace, "remote", "set-url", "origin", join(remote.root, "missing.git"));
-    const error = await rejects(
+    const error = await rejectsNamed(
       prepareThreadBranch({ workspace, branch: "pitcrew/issue-3", base: "main" }),
       "fetch-failed",
     );

@@ -10,7 +10,7 @@ import type { GitHubApi } from "../../src/github/api.ts";
 import { createGitHubApi } from "../../src/github/client.ts";
 import { PitcrewError } from "../../src/errors.ts";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
-import { startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
+import { PR_NOT_PERMITTED, startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
 
 const TOKEN = "ghs_clienttest";
 const RETRIES = 2;
@@ -303,21 +303,7 @@ describe("failures", () => {
   });
 
   test("Actions may not open pull requests: github-pr-not-permitted names the setting", async () => {
-    github.fail({
-      method: "POST",
-      path: /\/pulls$/,
-      status: 422,
-      body: {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "GitHub Actions is not permitted to create or approve pull requests.",
-          },
-        ],
-      },
-    });
+    github.fail(PR_NOT_PERMITTED);
     const pull = { title: "t", body: "", head: "pitcrew/pr-5", base: "main", draft: false };
     await rejectsNamed(
       api.createPull(pull),

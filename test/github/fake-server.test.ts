@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { git } from "../../src/github/git.ts";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
-import { startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
+import { PR_NOT_PERMITTED, startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
 
 // ---------------------------------------------------------------------------------------------
 // OpenAPI 3.0 schema checking: the subset GitHub's description uses. A field the schema does not
@@ -539,21 +539,7 @@ describe("what the fake refuses and the faults it plays", () => {
 
   test("fail() answers the next matching requests, then normal handling resumes", async () => {
     github.fail({ method: "GET", path: /\/issues\/1$/, status: 502, times: 2 });
-    github.fail({
-      method: "POST",
-      path: /\/pulls$/,
-      status: 422,
-      body: {
-        message: "Validation Failed",
-        errors: [
-          {
-            resource: "PullRequest",
-            code: "custom",
-            message: "GitHub Actions is not permitted to create or approve pull requests.",
-          },
-        ],
-      },
-    });
+    github.fail(PR_NOT_PERMITTED);
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await rest("GET", `${REPO}/issues/1`)).status);
     assert.deepEqual(statuses, [502, 502, 200]);

@@ -5,14 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { PitcrewError } from "../../src/errors.ts";
 import { prepareThreadBranch } from "../../src/github/branch.ts";
 import type { PreparedBranch } from "../../src/github/branch.ts";
 import {
@@ -25,56 +23,26 @@ import {
 import type { PublishRequest } from "../../src/github/publish.ts";
 import type { Person } from "../../src/triggers/task.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
+import { checkout, createOrigin, rejectsNamed, removeOrigins, write } from "../support/origin.ts";
+import type { Origin } from "../support/origin.ts";
 
 const REQUESTER: Person = { login: "octocat", id: 583231, type: "User", association: "OWNER" };
 const TOKEN = "ghs_TestToken0123456789abcdefABCDEF0123";
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-interface Remote {
-  root: string;
-  /** The bare repository. */
-  origin: string;
-}
-
-function write(dir: string, file: string, text: string): void {
-  mkdirSync(dirname(join(dir, file)), { recursive: true });
-  writeFileSync(join(dir, file), text);
-}
+after(removeOrigins);
 
 /** A bare origin whose main holds a small project; `seed` is a full clone to push from. */
-function createRemote(): Remote & { seed: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "pitcrew-publish-")));
-  roots.push(root);
-  const origin = join(root, "origin.git");
-  const seed = join(root, "seed");
-  mkdirSync(seed);
-  fixtureGit(root, "init", "-q", "--bare", "-b", "main", origin);
-  fixtureGit(seed, "init", "-q", "-b", "main");
-  write(seed, "calc.js", "export function add(a, b) {\n  return a - b;\n}\n");
-  write(seed, "README.md", "# calc\n");
-  write(seed, ".github/workflows/ci.yml", "on: push\n");
-  fixtureGit(seed, "add", ".");
-  fixtureGit(seed, "commit", "-q", "-m", "calc");
-  fixtureGit(seed, "remote", "add", "origin", origin);
-  fixtureGit(seed, "push", "-q", "origin", "main");
-  return { root, origin, seed };
-}
+const createRemote = (): Origin =>
+  createOrigin("publish", {
+    "calc.js": "export function add(a, b) {\n  return a - b;\n}\n",
+    "README.md": "# calc\n",
+    ".github/workflows/ci.yml": "on: push\n",
+  });
 
-let clones = 0;
-/** The checkout the action works in: a depth-1 clone of main, as actions/checkout makes it. */
-function checkout(remote: Remote, url = `file://${remote.origin}`): string {
-  const workspace = join(remote.root, `workspace-${++clones}`);
-  fixtureGit(remote.root, "clone", "-q", "--depth", "1", url, workspace);
-  return workspace;
-}
-
+let others = 0;
 /** Someone else's commit on `branch` of origin, made in a clone of their own. */
-function pushAs(remote: Remote, branch: string, file: string, text: string): string {
-  const other = join(remote.root, `other-${++clones}`);
+function pushAs(remote: Origin, branch: string, file: string, text: string): string {
+  const other = join(remote.root, `other-${++others}`);
   fixtureGit(remote.root, "clone", "-q", "-b", branch, remote.origin, other);
   write(other, file, text);
   fixtureGit(other, "add", ".");
@@ -83,7 +51,7 @@ function pushAs(remote: Remote, branch: string, file: string, text: string): str
   return fixtureGit(other, "rev-parse", "HEAD");
 }
 
-function remoteHead(remote: Remote, branch: string): string | undefined {
+function remoteHead(remote: Origin, branch: string): string | undefined {
   const out = fixtureGit(
     remote.origin,
     "for-each-ref",
@@ -113,7 +81,7 @@ function request(
   };
 }
 
-async function startRun(remote: Remote, branch = "pitcrew/issue-12") {
+async function startRun(remote: Origin, branch = "pitcrew/issue-12") {
   const workspace = checkout(remote);
   const thread = await prepareThreadBranch({ workspace, branch, base: "main", token: TOKEN });
   return { workspace, thread };
@@ -121,16 +89,6 @@ async function startRun(remote: Remote, branch = "pitcrew/issue-12") {
 
 function fix(workspace: string): void {
   write(workspace, "calc.js", "export function add(a, b) {\n  return a + b;\n}\n");
-}
-
-async function rejects(promise: Promise<unknown>, code: string): Promise<PitcrewError> {
-  const error = await promise.then(
-    () => assert.fail(`expected ${code}`),
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof PitcrewError, String(error));
-  assert.equal(error.code, code, error.message);
-  return error;
 }
 
 describe("pure parts", () => {
@@ -288,7 +246,10 @@ describe("publish", () => {
     const theirs = pushAs(remote, "pitcrew/issue-12", "README.md", "# theirs\n");
     write(run.workspace, "README.md", "# ours\n");
 
-    const error = await rejects(publish(request(run.workspace, run.thread)), "push-branch-moved");
+    const error = await rejectsNamed(
+      publish(request(run.workspace, run.thread)),
+      "push-branch-moved",
+    );
 
     const local = fixtureGit(run.workspace, "rev-parse", "HEAD");
     assert.ok(error.message.includes(local), error.message);
@@ -346,7 +307,7 @@ describe("publish", () => {
     write(workspace, ".github/workflows/ci.yml", "on: workflow_dispatch\n");
     fix(workspace);
 
-    const error = await rejects(publish(request(workspace, thread)), "push-blocked-workflows");
+    const error = await rejectsNamed(publish(request(workspace, thread)), "push-blocked-workflows");
     assert.match(error.message, /\.github\/workflows\/ci\.yml/);
     assert.match(error.message, /allow-workflow-changes: true/);
     assert.match(error.message, /`workflows` permission/);
@@ -364,7 +325,7 @@ describe("publish", () => {
     fix(workspace);
     write(workspace, "config.js", `// settings\nexport const token = "${TOKEN}";\n`);
 
-    const error = await rejects(publish(request(workspace, thread)), "push-blocked-secret");
+    const error = await rejectsNamed(publish(request(workspace, thread)), "push-blocked-secret");
 
     assert.match(error.message, /config\.js:2 \(a secret pitcrew holds\)/);
     assert.ok(!error.message.includes(TOKEN));
@@ -378,7 +339,7 @@ describe("publish", () => {
     fix(workspace);
     const key = "AKIA" + "Q3EGRZ7KXMPL2NWD";
     write(workspace, "deploy/aws.env", `REGION=eu-west-1\nKEY=${key}\n`);
-    const error = await rejects(publish(request(workspace, thread)), "push-blocked-secret");
+    const error = await rejectsNamed(publish(request(workspace, thread)), "push-blocked-secret");
     assert.match(error.message, /deploy\/aws\.env:2 \(AWS access key id\)/);
     assert.ok(!error.message.includes(key));
   });
@@ -391,7 +352,7 @@ describe("publish", () => {
       { source: "pull request body", text: `Fixed.\nI used sk-test-api-key-0123456789.` },
     ];
 
-    const error = await rejects(
+    const error = await rejectsNamed(
       publish(request(workspace, thread, { texts })),
       "push-blocked-secret",
     );
@@ -532,7 +493,7 @@ describe("the token over smart HTTP", () => {
         `http.${server.url}/.extraheader`,
         `AUTHORIZATION: basic ${stale}`,
       );
-      const error = await rejects(
+      const error = await rejectsNamed(
         prepareThreadBranch({ workspace, branch: "pitcrew/issue-12", base: "main" }),
         "fetch-failed",
       );

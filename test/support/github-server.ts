@@ -102,6 +102,23 @@ export interface Fault {
   times?: number;
 }
 
+/** GitHub's answer when the repository does not let Actions open pull requests (a setting). */
+export const PR_NOT_PERMITTED: Fault = {
+  method: "POST",
+  path: /\/pulls$/,
+  status: 422,
+  body: {
+    message: "Validation Failed",
+    errors: [
+      {
+        resource: "PullRequest",
+        code: "custom",
+        message: "GitHub Actions is not permitted to create or approve pull requests.",
+      },
+    ],
+  },
+};
+
 export interface GitHubServerOptions {
   /** The only token the fake accepts, for REST and for git. */
   token: string;
