@@ -18,7 +18,7 @@ You cannot ask them questions during the run: when something is unclear, decide,
 # The walls
 Every command you run goes through a sandbox:
 - There is no network. Installing packages fails; the workflow installed the dependencies before this run.
-- You can write only inside the checkout. /tmp and your home folder are private and emptied after every command: keep anything you need later (scripts, notes, build output) inside the checkout. The .git folder and .github/workflows are read-only. There are no credentials.
+- You can write only inside the checkout. /tmp and your home folder are private and emptied after every command: keep anything you need later (scripts, notes, build output) inside the checkout. The .git folder, .github (except .github/pitcrew) and any other paths the repository protects (what its CI runs) are read-only: do not try to change them another way; say in your summary what they would need. There are no credentials.
 - A failure caused by these walls is not a bug to work around: say so in your final answer.
 
 # Who does git

@@ -53,7 +53,14 @@ export function bwrapArgs(policy: Policy, command: BwrapCommand): string[] {
   if (policy.spill) args.push("--ro-bind", policy.spill.source, policy.spill.target);
   args.push("--bind", policy.workspace, policy.workspace);
   for (const { path } of policy.pinned) args.push("--bind", path, path);
-  for (const { path } of policy.readOnly) args.push("--ro-bind", path, path);
+  // Read-only paths and the writable folders inside them, parents first: `.github` read-only,
+  // then `.github/pitcrew` writable inside it, then a protected path inside that again.
+  const depth = (path: string): number => path.split("/").length;
+  const protectedMounts = [
+    ...policy.readOnly.map(({ path }) => ({ op: "--ro-bind", path })),
+    ...policy.writable.map(({ path }) => ({ op: "--bind", path })),
+  ].sort((a, b) => depth(a.path) - depth(b.path));
+  for (const { op, path } of protectedMounts) args.push(op, path, path);
   for (const { source, target } of policy.overlays) args.push("--ro-bind", source, target);
   for (const hidden of policy.hidden) args.push("--remount-ro", hidden);
   args.push("--chdir", command.cwd ?? policy.workspace);

@@ -5,6 +5,7 @@
  */
 import { isAbsolute, join, relative, sep } from "node:path";
 import { PitcrewError } from "../errors.ts";
+import { GITHUB_FOLDER } from "./protected-paths.ts";
 
 export type BackendName = "bwrap" | "seatbelt" | "none";
 
@@ -38,6 +39,11 @@ export interface SandboxSettings {
   timeoutMs: number;
   /** Keep `.github/workflows` read-only (workflow files run later with secrets). */
   protectWorkflows: boolean;
+  /**
+   * More of the checkout kept read-only (protected-paths.ts): `.github` (but pitcrew's own
+   * folder) and the repository's `protected-paths` globs; empty with `allow-protected-changes`.
+   */
+  protectedPaths: string[];
   /** Folders under `$HOME` bound back read-only into the otherwise hidden home (caches, toolchains). */
   homeReadOnly: string[];
   /** More absolute paths to hide (self-hosted runners keep credentials in odd places). */
@@ -100,6 +106,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   backend: "auto",
   timeoutMs: 60_000,
   protectWorkflows: true,
+  protectedPaths: [GITHUB_FOLDER],
   homeReadOnly: [...DEFAULT_HOME_READ_ONLY],
   extraHidden: [],
   extraEnv: [],
@@ -170,8 +177,18 @@ export interface Policy {
   backend: BackendName;
   /** The checkout: the only place a command may write (besides private tmpfs mounts). */
   workspace: string;
-  /** Inside the workspace, read-only: `.git` (whole), resolved git dirs, `.github/workflows`. */
+  /**
+   * Inside the workspace, read-only: `.git` (whole), resolved git dirs, `.github/workflows`,
+   * `.github`, and what exists of the repository's protected paths (a bounded number).
+   */
   readOnly: ProtectedPath[];
+  /** Folders inside a read-only one that stay writable: pitcrew's own `.github/pitcrew`. */
+  writable: ProtectedPath[];
+  /**
+   * The protected-path patterns (protected-paths.ts) the write and edit tools refuse, whether
+   * or not a mount covers the path: `.github/workflows` when protected, then the settings' own.
+   */
+  protectedPatterns: string[];
   /**
    * Folders between the workspace and a protected path (`.github` above `.github/workflows`),
    * bound onto themselves so they cannot be renamed or replaced while a command runs.

@@ -20,6 +20,8 @@ import { sandboxEnv } from "./env.ts";
 import { procStat } from "./proc.ts";
 import { findToken, writeSanitisedConfig } from "./gitconfig.ts";
 import { SPILL_MOUNT, chain, isInside, pinnedAncestors } from "./policy.ts";
+import { protectedMounts } from "./protected-mounts.ts";
+import { WORKFLOWS_FOLDER } from "./protected-paths.ts";
 import type {
   BackendName,
   FileOverlay,
@@ -316,8 +318,16 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     createdDirs.push(...ensureMountPoint(workspace, workflows));
     protectedPaths.push(workflows);
   }
+  const mounts = protectedMounts(workspace, settings.protectedPaths);
+  createdDirs.push(...mounts.created);
+  protectedPaths.push(...mounts.readOnly);
   const readOnly = protectedPaths.map((path) => protect(workspace, path));
+  const writable = mounts.writable.map((path) => protect(workspace, path));
   const pinned = pinnedAncestors(workspace, protectedPaths).map((path) => protect(workspace, path));
+  const protectedPatterns = [
+    ...(settings.protectWorkflows ? [WORKFLOWS_FOLDER] : []),
+    ...settings.protectedPaths,
+  ];
 
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pitcrew-sandbox-"));
   const overlays: FileOverlay[] = [];
@@ -349,6 +359,8 @@ export function resolvePolicy(settings: SandboxSettings, options: ResolveOptions
     backend,
     workspace,
     readOnly,
+    writable,
+    protectedPatterns,
     pinned,
     createdDirs,
     overlays,

@@ -4,6 +4,7 @@
  * change the rules. Pure. What differs from bwrap is in docs/sandbox.md: no PID namespace (the
  * runner kills the process group), no clean copy of `.git/config` (a token there is refused).
  */
+import { isInside } from "./policy.ts";
 import type { Policy } from "./policy.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -34,6 +35,19 @@ export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
   const hidden = list("HIDDEN", policy.hidden, "subpath");
   const homeReadOnly = list("HOME_RO", policy.homeReadOnly, "subpath");
   const readOnly = list("READONLY", protectedPaths, "subpath");
+  // pitcrew's own folder inside a read-only `.github`: writable, minus protected paths inside it.
+  const writable = policy.writable
+    .map(({ path }, index) => {
+      params[`WRITABLE_${index}`] = path;
+      const inner = list(
+        `WRITABLE_${index}_RO`,
+        protectedPaths.filter((inside) => inside !== path && isInside(inside, path)),
+        "subpath",
+      );
+      const own = `(subpath (param "WRITABLE_${index}"))`;
+      return inner ? ` (require-all ${own} (require-not (require-any ${inner})))` : ` ${own}`;
+    })
+    .join("");
   const pinned = list(
     "ANCESTOR",
     policy.pinned.map(({ path }) => path),
@@ -62,8 +76,8 @@ export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
     "(allow file-read*)",
     `(deny file-read* (subpath (param "HOME"))${hidden ? ` ${hidden}` : ""})`,
     `(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "TMP"))${spill}${homeReadOnly ? ` ${homeReadOnly}` : ""})`,
-    "; writes: the workspace minus .git and workflows, and a private temporary folder",
-    `(allow file-write* (require-all (subpath (param "WORKSPACE"))${readOnly ? ` (require-not (require-any ${readOnly}))` : ""}) (subpath (param "TMP")))`,
+    "; writes: the workspace minus .git and the protected paths, pitcrew's own folder, and a private temporary folder",
+    `(allow file-write* (require-all (subpath (param "WORKSPACE"))${readOnly ? ` (require-not (require-any ${readOnly}))` : ""}) (subpath (param "TMP"))${writable})`,
   ];
   if (pinned) lines.push(`(deny file-write-unlink ${pinned})`);
   lines.push("; no network rule at all: TCP, UDP, unix sockets and DNS stay denied");

@@ -35,7 +35,10 @@ const FACTS: [string, RegExp][] = [
     /no network\. Installing packages fails; the workflow installed the dependencies/,
   ],
   ["writes only inside the checkout", /write only inside the checkout/],
-  [".git and workflow files read-only", /\.git folder and \.github\/workflows are read-only/],
+  [
+    ".git, .github (but pitcrew's own folder) and the protected paths read-only",
+    /\.git folder, \.github \(except \.github\/pitcrew\) and any other paths the repository protects \(what its CI runs\) are read-only/,
+  ],
   ["no credentials", /no credentials/],
   [
     "a failure caused by the walls is not a bug to work around",

@@ -14,6 +14,8 @@ export function testPolicy(overrides: Partial<Policy> = {}): Policy {
     backend: "bwrap",
     workspace: "/w/repo",
     readOnly: [],
+    writable: [],
+    protectedPatterns: [],
     createdDirs: [],
     overlays: [],
     spill: null,

@@ -108,7 +108,7 @@ export const bashTool = defineTool({
     "Returns `exit code: N` first, then stdout and stderr, each labelled; a non-zero exit code is a normal result to read, not a tool failure. A timeout or a killing signal is stated in the result.",
     `Commands are killed after the sandbox's per-command timeout (60 s unless configured) or after timeout_ms, at most ${BASH_MAX_TIMEOUT_MS} ms (10 minutes).`,
     `A result longer than ${INLINE_MAX_CHARS} characters is cut to its first and last 4000 or so; a line in the middle names a read-only file holding all of it, with its size in characters and lines. The file lasts until the run ends: page it with head, tail, sed -n 'A,Bp' or grep rather than running the command again.`,
-    "The sandbox has no network, writes only inside the checkout (and a /tmp that is emptied after each command), and keeps .git and .github/workflows read-only. Some commands are refused before they run (e.g. git commit and git push: the harness commits and pushes).",
+    "The sandbox has no network, writes only inside the checkout (and a /tmp that is emptied after each command), and keeps .git and .github (except .github/pitcrew) read-only, with any other paths the repository protects. Some commands are refused before they run (e.g. git commit and git push: the harness commits and pushes).",
     "Use read, write and edit for files; bash for everything else (tests, builds, grep, find, git status/diff/log).",
   ].join(" "),
   schema,

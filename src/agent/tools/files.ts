@@ -5,8 +5,10 @@
  * workspace path itself, and a symlink the agent planted leads nowhere the sandbox cannot go.
  * Not a general file API: just what those three tools need, with failures as tool outcomes.
  */
-import { resolve } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { PitcrewError, describeError } from "../../errors.ts";
+import { isInside } from "../../sandbox/policy.ts";
+import { protectingPattern } from "../../sandbox/protected-paths.ts";
 import type { RunResult } from "../../sandbox/runner.ts";
 import { formatDuration } from "./format.ts";
 import type { ToolContext, ToolOutcome } from "./tool.ts";
@@ -120,7 +122,7 @@ function cleanStderr(text: string): string {
 
 function readOnlyHint(stderr: string): string {
   return /Read-only file system/i.test(stderr)
-    ? " That place is read-only in the sandbox: only the checkout is writable (not its .git or .github/workflows), and a symbolic link does not lead out of it. Write inside the checkout instead."
+    ? " That place is read-only in the sandbox: only the checkout is writable (not its .git, its .github folder or the repository's protected paths), and a symbolic link does not lead out of it. Write inside the checkout instead."
     : "";
 }
 
@@ -245,6 +247,22 @@ export interface Written {
   bytes: number;
 }
 
+/**
+ * The refusal for a path CI executes (protected-paths.ts), before anything runs: the sandbox's
+ * read-only mount would stop the write too, but this says why and what to do instead. The check
+ * is lexical; a path reached through a symlink is stopped by the mount (and the push check).
+ */
+export function protectedRefusal(context: ToolContext, path: TargetPath): ToolOutcome | null {
+  const { workspace, protectedPatterns } = context.sandbox.policy;
+  if (!isInside(path.absolute, workspace)) return null;
+  const rel = relative(workspace, path.absolute).split(sep).join("/");
+  const pattern = protectingPattern(rel, protectedPatterns);
+  if (pattern === undefined) return null;
+  return failure(
+    `path-protected: ${path.given} is protected (\`${pattern}\`): the repository's CI runs it with its secrets, so it is read-only here and pitcrew will not push a change to it. Take another way: change the code it runs instead, or leave it as it is and say in your summary what change it needs, so a person can make it.`,
+  );
+}
+
 /** Writes `bytes` to the file, creating its folders; every write goes through the sandbox. */
 export async function writeBytes(
   context: ToolContext,
@@ -252,6 +270,8 @@ export async function writeBytes(
   bytes: Buffer,
   verb: string,
 ): Promise<Attempt<Written>> {
+  const refused = protectedRefusal(context, path);
+  if (refused !== null) return { ok: false, outcome: refused };
   const doing = `writing ${path.given}`;
   const run = await runScript(context, WRITE_BYTES, [path.absolute], doing, bytes);
   if (!run.ok) return run;

@@ -1,7 +1,7 @@
 /**
  * The `write` tool: puts the given text in a file, byte for byte as UTF-8, creating the folders
  * above it. The write happens inside the sandbox, so its walls (read-only outside the checkout,
- * `.git` and workflows read-only) hold for this tool as for bash.
+ * `.git` and the protected paths read-only) hold for this tool as for bash.
  */
 import { z } from "zod";
 import { isInside } from "../../sandbox/policy.ts";
@@ -25,7 +25,7 @@ export const writeTool = defineTool({
   description: [
     "Write a text file in the workspace: creates it (and any missing folders above it) or replaces all of its contents.",
     "Returns the number of bytes written and whether the file was created or overwritten.",
-    "Only the checkout is writable, and not its .git or .github/workflows: a write elsewhere fails with a read-only error, and one to /tmp or the home folder is lost when the command ends, so it is reported as an error too.",
+    "Only the checkout is writable, and not its .git or its .github folder (except .github/pitcrew) or other paths the repository protects: a write elsewhere fails with a read-only error, and one to /tmp or the home folder is lost when the command ends, so it is reported as an error too.",
     "To change part of an existing file, prefer edit.",
   ].join(" "),
   schema,

