@@ -30,6 +30,7 @@ import type { Conclusion, ToolTally } from "./github/report.ts";
 import { authorize } from "./triggers/authorize.ts";
 import type { Task } from "./triggers/task.ts";
 import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
+import { protectedPatterns } from "./sandbox/protected-paths.ts";
 import { createCheckpoint } from "./store/checkpoint.ts";
 import type { Checkpoint } from "./store/checkpoint.ts";
 import type { Notes, NotesStore } from "./store/store.ts";
@@ -182,6 +183,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
         ...DEFAULT_SETTINGS,
         backend: config.sandbox,
         timeoutMs: config.commandTimeoutSeconds * 1000,
+        protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
       },
       model: createModelClient({
         apiKey: config.apiKey,

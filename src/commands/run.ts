@@ -25,6 +25,7 @@ import {
 } from "../github/worktree.ts";
 import type { RunWorktree } from "../github/worktree.ts";
 import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
+import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import { createLocalStore } from "../store/local.ts";
 import { createCheckpoint } from "../store/checkpoint.ts";
 import type { Checkpoint } from "../store/checkpoint.ts";
@@ -255,7 +256,14 @@ export async function runCommand(
     checkpoint = notes;
     const result = await runSession({
       workspace: worktree.path,
-      sandbox: { ...DEFAULT_SETTINGS, backend: parsed.sandbox },
+      sandbox: {
+        ...DEFAULT_SETTINGS,
+        backend: parsed.sandbox,
+        protectedPaths: protectedPatterns(
+          config["protected-paths"] ?? [],
+          config["allow-protected-changes"] ?? false,
+        ),
+      },
       model,
       messages,
       limits: { maxTurns: parsed.maxTurns },

@@ -30,6 +30,10 @@ export interface Config {
   draft: boolean;
   /** Let the agent's changes under .github/workflows/ be pushed (the token needs `workflows`). */
   allowWorkflowChanges: boolean;
+  /** More paths CI runs, as globs (`.github/pitcrew.yml` only): protected like `.github/`. */
+  protectedPaths: string[];
+  /** Let the agent change and push `.github/` (but workflows) and `protectedPaths`. */
+  allowProtectedChanges: boolean;
   /** Days the thread's notes artifact is kept (the repository's setting caps it). */
   retentionDays: number;
   /** From AGENTS.md and the file's `instructions`, read from the base branch. */
@@ -49,5 +53,6 @@ export const DEFAULTS = {
   branchPrefix: "pitcrew/",
   draft: false,
   allowWorkflowChanges: false,
+  allowProtectedChanges: false,
   retentionDays: 30,
 } as const;

@@ -55,6 +55,8 @@ export function buildConfig(
       inputs.allowWorkflowChanges ??
       repoConfig["allow-workflow-changes"] ??
       DEFAULTS.allowWorkflowChanges,
+    protectedPaths: repoConfig["protected-paths"] ?? [],
+    allowProtectedChanges: repoConfig["allow-protected-changes"] ?? DEFAULTS.allowProtectedChanges,
     retentionDays: inputs.retentionDays ?? repoConfig["retention-days"] ?? DEFAULTS.retentionDays,
     instructions,
     deny: repoConfig.permissions.deny,

@@ -6,6 +6,7 @@
 import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
+import { patternProblem } from "../sandbox/protected-paths.ts";
 import {
   ABOVE_ZERO,
   BRANCH_PREFIX,
@@ -66,6 +67,23 @@ const RepoConfigSchema = z
       .optional(),
     draft: flagSetting,
     "allow-workflow-changes": flagSetting,
+    /**
+     * Globs of more paths the repository's CI runs (`Makefile`, `scripts/ci/**`): read-only to the
+     * agent and never pushed, like `.github/`.
+     */
+    "protected-paths": z
+      .array(
+        z
+          .string({ error: "takes a list of paths or globs (* ** ?), relative to the root" })
+          .refine((value) => patternProblem(value) === undefined, {
+            error: (issue) =>
+              `'${String(issue.input)}' ${patternProblem(issue.input as string) ?? ""}`,
+          }),
+        { error: "takes a list of paths or globs (* ** ?), relative to the root" },
+      )
+      .optional(),
+    /** Let changes to `.github/` (but workflows) and the protected paths be made and pushed. */
+    "allow-protected-changes": flagSetting,
     /** Days the thread's notes artifact is kept. */
     "retention-days": numberSetting(WHOLE_ABOVE_ZERO),
     permissions: z

@@ -6,6 +6,7 @@
 import type { SessionResult } from "../agent/session.ts";
 import type { Config } from "../config/config.ts";
 import { describeError } from "../errors.ts";
+import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import type { Task } from "../triggers/task.ts";
 import type { GitHubApi, PullInfo } from "./api.ts";
 import type { PreparedBranch } from "./branch.ts";
@@ -16,7 +17,10 @@ import type { ToolTally } from "./report.ts";
 
 export interface DeliverOptions {
   task: Task;
-  config: Pick<Config, "githubToken" | "allowWorkflowChanges" | "draft">;
+  config: Pick<
+    Config,
+    "githubToken" | "allowWorkflowChanges" | "protectedPaths" | "allowProtectedChanges" | "draft"
+  >;
   /** Every secret value the harness knows (knownSecrets): none may be pushed. */
   secrets: string[];
   api: GitHubApi;
@@ -64,6 +68,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     secrets: options.secrets,
     texts: [{ source: "the pull request description", text: planned.body }],
     allowWorkflowChanges: config.allowWorkflowChanges,
+    protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
   });
   for (const note of published.notes) options.log.info(note);
   if (published.outcome === "pushed" || prepared.reused)

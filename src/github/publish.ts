@@ -1,7 +1,8 @@
 /**
- * Publishes what the agent left in the checkout: checks it (no workflow changes unless allowed, no
- * secrets), commits it as the bot with the requester as co-author, catches up with origin and
- * pushes the thread's branch with a lease. Opening the pull request is not done here.
+ * Publishes what the agent left in the checkout: checks it (no nested repository, no change to
+ * workflows or other protected paths unless allowed, no secrets), commits it as the bot with the
+ * requester as co-author, catches up with origin and pushes the thread's branch with a lease.
+ * Opening the pull request is not done here.
  */
 import { Buffer } from "node:buffer";
 import { PitcrewError } from "../errors.ts";
@@ -9,6 +10,13 @@ import type { Person } from "../triggers/task.ts";
 import { fetchBranches } from "./branch.ts";
 import { git, originEnv } from "./git.ts";
 import { scanForSecrets } from "./secret-scan.ts";
+import {
+  addedGitlinks,
+  refuseNestedRepositories,
+  refuseProtectedChanges,
+  stagedChanges,
+  untrackedRepositories,
+} from "./staged-checks.ts";
 import type { Finding, ScanItem } from "./secret-scan.ts";
 
 export interface Identity {
@@ -37,6 +45,11 @@ export interface PublishRequest {
   /** Everything else about to be published (pull request body, comment text): scanned too. */
   texts: readonly ScanItem[];
   allowWorkflowChanges: boolean;
+  /**
+   * What the repository's CI runs besides workflows (protectedPatterns()): a change under one is
+   * refused. Empty when the repository set `allow-protected-changes: true`.
+   */
+  protectedPaths: readonly string[];
   identity?: Identity;
 }
 
@@ -182,13 +195,16 @@ async function changedFiles(workspace: string, range: readonly string[]): Promis
 /** Refuses what must not be pushed; throws before anything is committed. */
 async function check(request: PublishRequest): Promise<void> {
   const { workspace, startSha } = request;
-  const workflows = workflowFiles(await changedFiles(workspace, ["--cached", startSha]));
+  const changes = await stagedChanges(workspace, startSha);
+  refuseNestedRepositories(addedGitlinks(changes));
+  const workflows = workflowFiles(changes.map(({ path }) => path));
   if (workflows.length > 0 && !request.allowWorkflowChanges) {
     throw new PitcrewError(
       "push-blocked-workflows",
       `The agent changed workflow files (${workflows.join(", ")}), which pitcrew does not push unless \`allow-workflow-changes: true\` is set and the token has the \`workflows\` permission (a GitHub App or PAT: GITHUB_TOKEN can never have it).`,
     );
   }
+  refuseProtectedChanges(changes, request.protectedPaths);
   const diff = await git(workspace, [
     "-c",
     "core.quotePath=false",
@@ -307,6 +323,9 @@ async function push(request: PublishRequest, lease: string, sha: string): Promis
 /** Commits and pushes the agent's work on the thread's branch, or says there was nothing to push. */
 export async function publish(request: PublishRequest): Promise<Published> {
   const { workspace, startSha } = request;
+  // Before staging: `git add` turns a nested repository into a bare gitlink (or fails on one
+  // without a commit).
+  refuseNestedRepositories(await untrackedRepositories(workspace));
   await git(workspace, ["add", "--all"]);
   const staged = (await git(workspace, ["diff", "--cached", "--quiet"], { okCodes: [1] })).exitCode;
   const ahead = Number((await git(workspace, ["rev-list", "--count", `${startSha}..HEAD`])).stdout);

