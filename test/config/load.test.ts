@@ -81,6 +81,20 @@ describe("buildConfig", () => {
     });
   }
 
+  test("the file-only settings: protected-paths and allow-protected-changes, off by default", () => {
+    const defaults = buildConfig(CREDENTIALS, EMPTY_REPO_CONFIG, "");
+    assert.deepEqual(defaults.protectedPaths, []);
+    assert.equal(defaults.allowProtectedChanges, DEFAULTS.allowProtectedChanges);
+    assert.equal(DEFAULTS.allowProtectedChanges, false);
+    const set = buildConfig(
+      CREDENTIALS,
+      file({ "protected-paths": ["Makefile"], "allow-protected-changes": true }),
+      "",
+    );
+    assert.deepEqual(set.protectedPaths, ["Makefile"]);
+    assert.equal(set.allowProtectedChanges, true);
+  });
+
   test("the inputs-only settings: their defaults, and an input set wins", () => {
     const defaults = buildConfig(CREDENTIALS, EMPTY_REPO_CONFIG, "");
     assert.equal(defaults.model, DEFAULTS.model);

@@ -134,3 +134,34 @@ describe("parseRepoConfig: run settings", () => {
     );
   });
 });
+
+describe("parseRepoConfig: protected paths", () => {
+  test("protected-paths is a list of globs; allow-protected-changes a flag", () => {
+    const config = parseRepoConfig(
+      "protected-paths:\n  - Makefile\n  - scripts/ci/**\nallow-protected-changes: false\n",
+    );
+    assert.deepEqual(config["protected-paths"], ["Makefile", "scripts/ci/**"]);
+    assert.equal(config["allow-protected-changes"], false);
+  });
+
+  test("a bad glob is named with its key, index, line and what is wrong", () => {
+    assert.throws(
+      () => parseRepoConfig("draft: true\nprotected-paths:\n  - Makefile\n  - ../secrets\n"),
+      invalid(
+        /line 4: protected-paths\.1: '\.\.\/secrets' must not contain empty, \. or \.\. folders/,
+      ),
+    );
+    assert.throws(
+      () => parseRepoConfig("protected-paths:\n  - /etc/ci\n"),
+      invalid(/line 2: protected-paths\.0: '\/etc\/ci' must be relative/),
+    );
+    assert.throws(
+      () => parseRepoConfig("protected-paths: Makefile\n"),
+      invalid(/line 1: protected-paths: takes a list of paths or globs/),
+    );
+    assert.throws(
+      () => parseRepoConfig("allow-protected-changes: yes please\n"),
+      invalid(/line 1: allow-protected-changes: /),
+    );
+  });
+});

@@ -243,6 +243,38 @@ describe("bwrapArgs: mounts", () => {
     );
   });
 
+  test("protected paths and the writable folders inside them are mounted parents first", () => {
+    const nested = bwrapArgs(
+      policy({
+        readOnly: [
+          { path: "/w/repo/.github/pitcrew/locked", dev: 1, ino: 5 },
+          { path: "/w/repo/.github", dev: 1, ino: 3 },
+          { path: "/w/repo/Makefile", dev: 1, ino: 6 },
+        ],
+        writable: [{ path: "/w/repo/.github/pitcrew", dev: 1, ino: 4 }],
+      }),
+      { argv: ["true"] },
+    );
+    const github = at(nested, "--ro-bind", "/w/repo/.github", "/w/repo/.github");
+    // pitcrew/ is bound twice: pinned (before every read-only mount), then writable after .github.
+    const own = find(nested, "--bind").findLast(
+      (index) => nested[index + 1] === "/w/repo/.github/pitcrew",
+    );
+    assert.ok(own !== undefined);
+    const locked = at(
+      nested,
+      "--ro-bind",
+      "/w/repo/.github/pitcrew/locked",
+      "/w/repo/.github/pitcrew/locked",
+    );
+    const makefile = at(nested, "--ro-bind", "/w/repo/Makefile", "/w/repo/Makefile");
+    assert.ok(
+      github < own && own < locked,
+      "read-only .github, writable pitcrew/, read-only again",
+    );
+    assert.ok(makefile < own, "a file at the same depth as .github keeps its place");
+  });
+
   test("no sizes given twice, no tmpfs size on a hidden path, only the three sized mounts", () => {
     const sized = find(args, "--size").map((index) => args[index + 3]);
     assert.deepEqual(sized, ["/tmp", "/dev/shm", "/h/user"]);
@@ -403,7 +435,12 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
         join(workspace, ".git"),
         join(workspace, ".githooks"),
         join(workspace, ".github", "workflows"),
+        join(workspace, ".github"),
       ],
+    );
+    assert.deepEqual(
+      resolved.writable.map(({ path }) => path),
+      [join(workspace, ".github", "pitcrew")],
     );
     assert.deepEqual(
       resolved.overlays.map(({ target }) => target),
@@ -417,19 +454,27 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
     assert.ok(resolved.homeReadOnly.includes(join(home, ".cargo", "bin")));
   });
 
-  test("no mount destination inside the workspace except the workspace, its pinned folders, its read-only paths and overlays", () => {
+  test("no mount destination inside the workspace except the workspace, its pinned folders, its read-only paths, pitcrew's folder and overlays", () => {
     const pinned = new Set(resolved.pinned.map(({ path }) => path));
+    const writable = new Set(resolved.writable.map(({ path }) => path));
+    const readOnly = resolved.readOnly.map(({ path }) => path);
     const allowed = new Set([
       workspace,
       ...pinned,
-      ...resolved.readOnly.map(({ path }) => path),
+      ...readOnly,
+      ...writable,
       ...resolved.overlays.map(({ target }) => target),
     ]);
     const inside = mounts(args).filter(({ dest }) => isInside(dest, workspace));
     assert.ok(inside.length >= 4);
     for (const { op, dest } of inside) {
       assert.ok(allowed.has(dest), `${op} ${dest} is a mount point the agent could play with`);
-      if (dest !== workspace && !pinned.has(dest))
+      if (writable.has(dest)) {
+        assert.ok(
+          readOnly.some((path) => path !== dest && isInside(dest, path)),
+          `${dest} is writable only inside a read-only folder, which it cannot leave`,
+        );
+      } else if (dest !== workspace && !pinned.has(dest))
         assert.equal(op, "--ro-bind", `${dest} must be read-only`);
     }
     assert.ok(
@@ -438,13 +483,22 @@ describe("bwrapArgs on resolved policies (real temp checkouts)", () => {
     );
   });
 
-  test("writable binds are the workspace and its pinned folders (onto themselves), then only read-only mounts", () => {
+  test("writable binds are the workspace and its pinned folders (onto themselves), pitcrew's folder after its read-only parent, then only read-only mounts", () => {
     const list = mounts(args);
     const pinned = resolved.pinned.map(({ path }) => path);
+    const own = join(workspace, ".github", "pitcrew");
     assert.ok(pinned.includes(join(workspace, ".github")));
     assert.deepEqual(
       list.filter(({ op }) => op === "--bind").map(({ dest }) => dest),
-      [workspace, ...pinned],
+      [workspace, ...pinned, own],
+    );
+    const github = list.findIndex(
+      ({ op, dest }) => op === "--ro-bind" && dest === join(workspace, ".github"),
+    );
+    const ownBind = list.findIndex(({ op, dest }) => op === "--bind" && dest === own);
+    assert.ok(
+      github >= 0 && github < ownBind,
+      "the read-only .github first, then its writable part",
     );
     const lastWritable = list.findLastIndex(({ op }) => op === "--bind");
     for (const mount of list.slice(lastWritable + 1)) {

@@ -22,6 +22,7 @@ import { after, describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
 import { createSandbox } from "../../src/sandbox/sandbox.ts";
 import { needsBwrap } from "../support/bwrap.ts";
+import { MAX_PATTERN_MOUNTS } from "../../src/sandbox/protected-mounts.ts";
 import { DEFAULT_SETTINGS, isInside, pinnedAncestors } from "../../src/sandbox/policy.ts";
 import type { Policy, SandboxSettings } from "../../src/sandbox/policy.ts";
 import {
@@ -97,8 +98,8 @@ function resolveIn(
   });
 }
 
-/** For tests of git layouts: leave `.github/workflows` (created and protected by default) out. */
-const GIT_ONLY = { settings: { protectWorkflows: false } };
+/** For tests of git layouts: leave `.github` and its workflows (protected by default) out. */
+const GIT_ONLY = { settings: { protectWorkflows: false, protectedPaths: [] } };
 const paths = (policy: Policy): string[] => policy.readOnly.map(({ path }) => path);
 const targets = (policy: Policy): string[] => policy.overlays.map(({ target }) => target);
 
@@ -123,7 +124,12 @@ describe("resolvePolicy: git layouts", () => {
     assert.deepEqual(paths(policy), [
       join(workspace, ".git"),
       join(workspace, ".github", "workflows"),
+      join(workspace, ".github"),
     ]);
+    assert.deepEqual(
+      policy.writable.map(({ path }) => path),
+      [join(workspace, ".github", "pitcrew")],
+    );
     assert.deepEqual(targets(policy), [join(workspace, ".git", "config")]);
     assert.equal(policy.home, HOME);
     assert.equal(policy.env.HOME, HOME);
@@ -133,13 +139,16 @@ describe("resolvePolicy: git layouts", () => {
     }
   });
 
-  test("no .git at all: nothing protected but the workflows, no overlays", () => {
+  test("no .git at all: nothing protected but .github and its workflows, no overlays", () => {
     const workspace = fresh("nogit");
     mkdirSync(join(workspace, ".github", "workflows"), { recursive: true });
     const policy = resolveIn(workspace);
-    assert.deepEqual(paths(policy), [join(workspace, ".github", "workflows")]);
+    assert.deepEqual(paths(policy), [
+      join(workspace, ".github", "workflows"),
+      join(workspace, ".github"),
+    ]);
     assert.deepEqual(policy.overlays, []);
-    assert.deepEqual(paths(resolveIn(workspace, { settings: { protectWorkflows: false } })), []);
+    assert.deepEqual(paths(resolveIn(workspace, GIT_ONLY)), []);
   });
 
   test("a worktree: its .git file is followed to the gitdir and the commondir's config", () => {
@@ -674,7 +683,7 @@ describe("resolvePolicy: a repository without workflows", needsBwrap(), () => {
   test(".github/workflows is created to be mounted read-only, and removed again when empty", async () => {
     const workspace = repo(fresh("no-workflows"));
     const workflows = join(workspace, ".github", "workflows");
-    const sandbox = await createSandbox(settings(), {
+    const sandbox = await createSandbox(settings({ protectedPaths: [] }), {
       workspace,
       env: { HOME, PATH: "/usr/bin:/bin" },
     });
@@ -687,11 +696,11 @@ describe("resolvePolicy: a repository without workflows", needsBwrap(), () => {
     assert.equal(existsSync(join(workspace, ".github")), false, "the created folders are removed");
   });
 
-  test("an existing .github keeps its other files; only the created workflows folder goes", async () => {
+  test("with allow-protected-changes, .github's other files stay editable; only the created workflows folder goes", async () => {
     const workspace = repo(fresh("github-no-workflows"));
     mkdirSync(join(workspace, ".github"));
     writeFileSync(join(workspace, ".github", "dependabot.yml"), "version: 2\n");
-    const sandbox = await createSandbox(settings(), {
+    const sandbox = await createSandbox(settings({ protectedPaths: [] }), {
       workspace,
       env: { HOME, PATH: "/usr/bin:/bin" },
     });
@@ -703,6 +712,109 @@ describe("resolvePolicy: a repository without workflows", needsBwrap(), () => {
     sandbox.dispose();
     assert.equal(existsSync(join(workspace, ".github", "workflows")), false);
     assert.match(readFileSync(join(workspace, ".github", "dependabot.yml"), "utf8"), /# edited/);
+  });
+});
+
+describe("resolvePolicy: protected paths", needsBwrap(), () => {
+  test("by default all of .github is read-only, pitcrew's own folder writable; created folders go at the end", async () => {
+    const workspace = repo(fresh("github-protected"));
+    mkdirSync(join(workspace, ".github"));
+    writeFileSync(join(workspace, ".github", "dependabot.yml"), "version: 2\n");
+    const sandbox = await createSandbox(settings(), {
+      workspace,
+      env: { HOME, PATH: "/usr/bin:/bin" },
+    });
+    const own = join(workspace, ".github", "pitcrew");
+    assert.deepEqual(sandbox.policy.createdDirs, [join(workspace, ".github", "workflows"), own]);
+    assert.deepEqual(sandbox.policy.protectedPatterns, [".github/workflows", ".github"]);
+    const script = [
+      "(echo '# edited' >> .github/dependabot.yml) && echo yes || echo no",
+      "mkdir -p .github/actions/x && echo yes || echo no",
+      "(echo x > .github/pitcrew.yml) && echo yes || echo no",
+      "mkdir -p .github/pitcrew/skills && (echo ok > .github/pitcrew/skills/fix.md) && echo yes || echo no",
+      "mv .github/pitcrew .github/elsewhere && echo yes || echo no",
+    ].join("\n");
+    const result = await sandbox.run({ argv: ["sh", "-c", script] });
+    assert.deepEqual(result.stdout.text.trim().split("\n"), ["no", "no", "no", "yes", "no"]);
+    assert.match(result.stderr.text, /Read-only file system/);
+    sandbox.dispose();
+    assert.equal(readFileSync(join(own, "skills", "fix.md"), "utf8"), "ok\n");
+    assert.equal(
+      readFileSync(join(workspace, ".github", "dependabot.yml"), "utf8"),
+      "version: 2\n",
+    );
+    assert.equal(existsSync(join(workspace, ".github", "workflows")), false);
+    assert.equal(existsSync(join(workspace, ".github", "pitcrew.yml")), false);
+  });
+
+  test("a checkout without .github gets an empty read-only one for the session, removed after", async () => {
+    const workspace = repo(fresh("no-github"));
+    const sandbox = await createSandbox(settings(), {
+      workspace,
+      env: { HOME, PATH: "/usr/bin:/bin" },
+    });
+    const result = await sandbox.run({ argv: ["sh", "-c", "mkdir .github/actions"] });
+    assert.notEqual(result.exitCode, 0);
+    assert.match(result.stderr.text, /Read-only file system/);
+    sandbox.dispose();
+    assert.equal(existsSync(join(workspace, ".github")), false);
+  });
+
+  test("the repository's globs: existing matches mounted read-only, symlinks and missing paths not", () => {
+    const workspace = repo(fresh("globs"));
+    mkdirSync(join(workspace, "scripts", "ci"), { recursive: true });
+    writeFileSync(join(workspace, "scripts", "ci", "deploy.sh"), "echo\n");
+    writeFileSync(join(workspace, "Makefile"), "all:\n");
+    mkdirSync(join(workspace, "deep", ".ci"), { recursive: true });
+    writeFileSync(join(workspace, "deep", ".ci", "run.sh"), "echo\n");
+    writeFileSync(join(workspace, "deep", "keep.txt"), "x\n");
+    symlinkSync("Makefile", join(workspace, "link.sh"));
+    const policy = resolveIn(workspace, {
+      settings: {
+        protectWorkflows: false,
+        protectedPaths: ["Makefile", "scripts/ci", "**/*.sh", "missing/**", ".github"],
+      },
+    });
+    assert.deepEqual(paths(policy).slice(1), [
+      join(workspace, ".github"),
+      join(workspace, "Makefile"),
+      join(workspace, "scripts", "ci"),
+      join(workspace, "deep", ".ci", "run.sh"),
+    ]);
+    assert.deepEqual(
+      policy.pinned.map(({ path }) => path),
+      [join(workspace, "deep"), join(workspace, "scripts"), join(workspace, "deep", ".ci")],
+    );
+  });
+
+  test("the number of mounts for globs is bounded", () => {
+    const workspace = repo(fresh("many"));
+    mkdirSync(join(workspace, "gen"));
+    for (let index = 0; index < MAX_PATTERN_MOUNTS + 10; index++) {
+      writeFileSync(join(workspace, "gen", `f${index}.sh`), "echo\n");
+    }
+    const policy = resolveIn(workspace, {
+      settings: { protectWorkflows: false, protectedPaths: ["gen/*.sh"] },
+    });
+    assert.equal(paths(policy).length, 1 + MAX_PATTERN_MOUNTS);
+  });
+
+  test("a glob inside pitcrew's own folder is mounted read-only inside the writable one", async () => {
+    const workspace = repo(fresh("inside-own"));
+    mkdirSync(join(workspace, ".github", "pitcrew", "locked"), { recursive: true });
+    const sandbox = await createSandbox(
+      settings({ protectedPaths: [".github", ".github/pitcrew/locked"] }),
+      { workspace, env: { HOME, PATH: "/usr/bin:/bin" } },
+    );
+    const result = await sandbox.run({
+      argv: [
+        "sh",
+        "-c",
+        "touch .github/pitcrew/open.md; echo $?; touch .github/pitcrew/locked/x; echo $?",
+      ],
+    });
+    sandbox.dispose();
+    assert.deepEqual(result.stdout.text.trim().split("\n"), ["0", "1"]);
   });
 });
 

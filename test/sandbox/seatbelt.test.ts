@@ -157,6 +157,73 @@ describe("seatbeltProfile: paths are parameters, never profile text", () => {
   });
 });
 
+describe("seatbeltProfile: protected paths and pitcrew's own folder", () => {
+  const workspace = "/Users/me/repo";
+  const { profile, params } = seatbeltProfile(
+    policy({
+      workspace,
+      readOnly: [
+        { path: `${workspace}/.git`, dev: 1, ino: 2 },
+        { path: `${workspace}/.github`, dev: 1, ino: 3 },
+        { path: `${workspace}/Makefile`, dev: 1, ino: 4 },
+        { path: `${workspace}/.github/pitcrew/locked`, dev: 1, ino: 6 },
+      ],
+      writable: [{ path: `${workspace}/.github/pitcrew`, dev: 1, ino: 5 }],
+    }),
+    TMP,
+  );
+  // A path can also be a pinned ANCESTOR_ parameter; these tests are about the write rule's.
+  const p = (path: string): string => {
+    const name = Object.entries(params).find(
+      ([key, value]) => value === path && !key.startsWith("ANCESTOR_"),
+    )?.[0];
+    assert.ok(name, path);
+    return `(param "${name}")`;
+  };
+  const write = rules(profile).find(
+    (line) =>
+      line.includes('(subpath (param "WORKSPACE"))') && line.startsWith("(allow file-write*"),
+  );
+
+  test("the workspace is writable minus every protected path, .github and a protected file included", () => {
+    assert.ok(write, profile);
+    for (const path of [".git", ".github", "Makefile", ".github/pitcrew/locked"]) {
+      assert.ok(write.includes(`(subpath ${p(`${workspace}/${path}`)})`), `${path}: ${write}`);
+    }
+    assert.match(
+      write,
+      /^\(allow file-write\* \(require-all \(subpath \(param "WORKSPACE"\)\) \(require-not \(require-any /,
+    );
+  });
+
+  test("pitcrew's folder is allowed again as its own alternative, minus the protected paths inside it", () => {
+    assert.equal(params.WRITABLE_0, `${workspace}/.github/pitcrew`);
+    assert.equal(params.WRITABLE_0_RO_0, `${workspace}/.github/pitcrew/locked`);
+    assert.ok(!("WRITABLE_0_RO_1" in params), "only what lies inside it, never .github itself");
+    assert.ok(
+      write?.endsWith(
+        '(subpath (param "TMP")) (require-all (subpath (param "WRITABLE_0")) (require-not (require-any (subpath (param "WRITABLE_0_RO_0"))))))',
+      ),
+      write,
+    );
+  });
+
+  test("without protected paths inside it, pitcrew's folder is a plain subpath", () => {
+    const plain = seatbeltProfile(
+      policy({
+        workspace,
+        readOnly: [{ path: `${workspace}/.github`, dev: 1, ino: 3 }],
+        writable: [{ path: `${workspace}/.github/pitcrew`, dev: 1, ino: 5 }],
+      }),
+      TMP,
+    );
+    assert.ok(
+      plain.profile.includes('(subpath (param "TMP")) (subpath (param "WRITABLE_0")))'),
+      plain.profile,
+    );
+  });
+});
+
 describe("seatbeltProfile: the spill folder", () => {
   const source = "/private/var/folders/xy/T/pitcrew-sandbox-1/spill";
   const { profile, params } = seatbeltProfile(policy({ spill: { source, target: source } }), TMP);
