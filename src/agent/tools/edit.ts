@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { plural } from "./format.ts";
-import { readBytes, targetPath, writeBytes } from "./files.ts";
+import { protectedRefusal, readBytes, targetPath, writeBytes } from "./files.ts";
 import { defineTool, failure } from "./tool.ts";
 
 export type EditResult =
@@ -172,6 +172,8 @@ export const editTool = defineTool({
     if (problem !== null) return failure(editProblem({ ok: false, problem }, args.path));
 
     const path = targetPath(context.workspace, args.path);
+    const refused = protectedRefusal(context, path);
+    if (refused !== null) return refused;
     const max = maxEditBytes(context.sandbox.policy.limits.outputBytes);
     const read = await readBytes(context, path, max, "edit");
     if (!read.ok) return read.outcome;

@@ -291,3 +291,42 @@ describe("the edit tool in the sandbox", needsBwrap(), () => {
     assert.equal(readFileSync(file(".git/description"), "utf8"), config);
   });
 });
+
+describe("the edit tool and protected paths", needsBwrap(), () => {
+  let h: ToolHarness;
+  before(async () => {
+    h = await toolHarness("edit-protected", undefined, {
+      files: {
+        ".github/actions/setup/action.yml": "runs:\n  using: composite\n",
+        "scripts/ci/deploy.sh": "echo deploy\n",
+        ".github/pitcrew/notes.md": "draft\n",
+      },
+      settings: { protectedPaths: [".github", "scripts/ci"] },
+    });
+  });
+  after(() => h?.dispose());
+
+  test("a composite action and a file a protected-paths glob covers are refused, untouched", async () => {
+    for (const [path, old] of [
+      [".github/actions/setup/action.yml", "composite"],
+      ["scripts/ci/deploy.sh", "deploy"],
+    ] as const) {
+      const before = readFileSync(join(h.workspace, path), "utf8");
+      const outcome = await h.call(editTool, { path, old_string: old, new_string: "evil" });
+      assert.equal(outcome.isError, true, path);
+      assert.match(outcome.content, /^path-protected: /, path);
+      assert.match(outcome.content, /Take another way/, path);
+      assert.equal(readFileSync(join(h.workspace, path), "utf8"), before, path);
+    }
+  });
+
+  test("pitcrew's own folder is edited as usual", async () => {
+    const outcome = await h.call(editTool, {
+      path: ".github/pitcrew/notes.md",
+      old_string: "draft",
+      new_string: "final",
+    });
+    assert.equal(outcome.isError, false, outcome.content);
+    assert.equal(readFileSync(join(h.workspace, ".github/pitcrew/notes.md"), "utf8"), "final\n");
+  });
+});
