@@ -7,7 +7,12 @@ import type { SandboxSettings } from "../sandbox/policy.ts";
 import { createSandbox } from "../sandbox/sandbox.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { ContextSettings } from "../context/manager.ts";
-import { changedSince, reminderMessage, workspaceSnapshot } from "../context/reminder.ts";
+import {
+  changedSince,
+  nestedRepositories,
+  reminderMessage,
+  workspaceSnapshot,
+} from "../context/reminder.ts";
 import type { Snapshot } from "../context/reminder.ts";
 import { runLoop } from "./loop.ts";
 import type { Limits, LoopEvent, LoopResult, ModelPort } from "./loop.ts";
@@ -108,7 +113,13 @@ function lateInjection(
       const changedFiles = previous === null ? [] : changedSince(previous, snapshot, written);
       previous = snapshot;
       written.clear();
-      return reminderMessage({ now: new Date(), branch, todos: todos(), changedFiles });
+      return reminderMessage({
+        now: new Date(),
+        branch,
+        todos: todos(),
+        changedFiles,
+        nestedRepositories: nestedRepositories(snapshot),
+      });
     },
   };
 }

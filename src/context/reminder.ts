@@ -15,6 +15,8 @@ export interface ReminderFacts {
   todos: readonly Todo[];
   /** Paths that changed since the last turn other than through write/edit. */
   changedFiles: readonly string[];
+  /** Untracked folders with a `.git` of their own: their files would not be pushed. */
+  nestedRepositories?: readonly string[];
 }
 
 const MARK: Record<Todo["status"], string> = {
@@ -36,6 +38,11 @@ export function reminderText(facts: ReminderFacts): string {
     );
     if (facts.changedFiles.length > 50)
       lines.push(`- … and ${facts.changedFiles.length - 50} more`);
+  }
+  for (const folder of facts.nestedRepositories ?? []) {
+    lines.push(
+      `push-blocked-nested-repository: ${folder}/ is a git repository of its own (it has a .git), so none of its files would be pushed and the push would be refused. Remove ${folder}/.git to keep its files as ordinary files, or delete the folder if it is not part of the change.`,
+    );
   }
   lines.push("</reminder>");
   return lines.join("\n");
@@ -67,6 +74,17 @@ git status --porcelain=v1 -z --untracked-files=all 2>/dev/null | tr '\\0' '\\n' 
   if [ -f "$path" ]; then hash=$(git hash-object -- "$path" 2>/dev/null); else hash=gone; fi
   printf '%s\\t%s\\t%s\\n' "\${line:0:2}" "$hash" "$path"
 done`;
+
+/**
+ * The untracked folders that are repositories of their own: with every untracked file listed,
+ * git names such a folder (`sub/`) instead of its files, and the snapshot keeps it as it is.
+ */
+export function nestedRepositories(snapshot: Snapshot): string[] {
+  return [...snapshot.entries()]
+    .filter(([path, state]) => path.endsWith("/") && state.startsWith("?? "))
+    .map(([path]) => path.slice(0, -1))
+    .sort();
+}
 
 /** Reads the branch and a snapshot of changed files through git inside the sandbox. */
 export async function workspaceSnapshot(

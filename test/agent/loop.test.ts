@@ -359,6 +359,30 @@ describe("the agent loop", needsBwrap(), () => {
     );
   });
 
+  test("a nested repository the agent made is named in the next reminder, and gone once its .git is", async () => {
+    const { server } = await session([
+      callTools([
+        {
+          name: "bash",
+          arguments: args({
+            command: "mkdir -p vendor/lib && git -C vendor/lib init -q && echo x > vendor/lib/a.js",
+          }),
+        },
+      ]),
+      callTools([{ name: "bash", arguments: args({ command: "rm -rf vendor/lib/.git" }) }]),
+      say("done"),
+    ]);
+    const reminders = server.requests.map((request) =>
+      String(request.body.messages.at(-1)?.content),
+    );
+    assert.doesNotMatch(reminders[0] ?? "", /nested/);
+    assert.match(
+      reminders[1] ?? "",
+      /push-blocked-nested-repository: vendor\/lib\/ is a git repository of its own[^\n]*Remove vendor\/lib\/\.git/,
+    );
+    assert.doesNotMatch(reminders[2] ?? "", /nested-repository/);
+  });
+
   test("consecutive requests share their prefix, except where a layer fired", async () => {
     const big = (n: number): string => `node -e "console.log('${n}'.repeat(3000))"`;
     const { server, events } = await session([
