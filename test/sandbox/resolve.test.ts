@@ -787,6 +787,17 @@ describe("resolvePolicy: protected paths", needsBwrap(), () => {
     );
   });
 
+  test("a committed .github/pitcrew symlink is never bound writable: it stays inside the read-only .github", () => {
+    const workspace = repo(fresh("own-link"));
+    const outside = fresh("own-link-target");
+    mkdirSync(join(workspace, ".github"));
+    symlinkSync(outside, join(workspace, ".github", "pitcrew"));
+    const policy = resolveIn(workspace);
+    assert.deepEqual(policy.writable, []);
+    assert.ok(paths(policy).includes(join(workspace, ".github")));
+    assert.ok(!policy.createdDirs.some((dir) => isInside(dir, outside)));
+  });
+
   test("the number of mounts for globs is bounded", () => {
     const workspace = repo(fresh("many"));
     mkdirSync(join(workspace, "gen"));
