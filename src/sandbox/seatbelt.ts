@@ -79,7 +79,12 @@ export function seatbeltProfile(policy: Policy, tmp: string): SeatbeltProgram {
     "; writes: the workspace minus .git and the protected paths, pitcrew's own folder, and a private temporary folder",
     `(allow file-write* (require-all (subpath (param "WORKSPACE"))${readOnly ? ` (require-not (require-any ${readOnly}))` : ""}) (subpath (param "TMP"))${writable})`,
   ];
-  if (pinned) lines.push(`(deny file-write-unlink ${pinned})`);
+  // pitcrew's own folder cannot be moved out of `.github` or removed either (bwrap: a mount point).
+  const kept = [
+    pinned,
+    ...policy.writable.map((_, index) => `(literal (param "WRITABLE_${index}"))`),
+  ].filter(Boolean);
+  if (kept.length > 0) lines.push(`(deny file-write-unlink ${kept.join(" ")})`);
   lines.push("; no network rule at all: TCP, UDP, unix sockets and DNS stay denied");
   return { profile: lines.join("\n") + "\n", params };
 }

@@ -208,6 +208,11 @@ describe("seatbeltProfile: protected paths and pitcrew's own folder", () => {
     );
   });
 
+  test("pitcrew's folder itself cannot be renamed or removed (bwrap: a mount point)", () => {
+    const unlink = rules(profile).find((line) => line.startsWith("(deny file-write-unlink"));
+    assert.ok(unlink?.endsWith(' (literal (param "WRITABLE_0")))'), unlink);
+  });
+
   test("without protected paths inside it, pitcrew's folder is a plain subpath", () => {
     const plain = seatbeltProfile(
       policy({
