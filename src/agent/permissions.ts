@@ -69,13 +69,15 @@ export async function createPermissionChecker(options: PermissionOptions): Promi
 
 /** The checker over an already loaded parser. */
 export function permissionChecker(parser: ShellParser, options: PermissionOptions): CommandGate {
+  const deny = (options.deny ?? [])
+    .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0);
   const rules: Rules = {
     parser,
     workspace: posix.resolve(options.workspace),
     home: posix.resolve(options.home ?? homedir()),
-    deny: (options.deny ?? [])
-      .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
-      .filter((words) => words.length > 0),
+    deny,
+    strict: deny.length > 0,
   };
   return {
     check(command: string): Verdict {

@@ -5,13 +5,17 @@
  * run. It decides nothing: what a command or a write may do is the visitor's business.
  */
 import type { ShellNode } from "./parse.ts";
-import { wordOf, wordsOf } from "./words.ts";
+import { tail, wordOf, wordsOf } from "./words.ts";
 import type { Word } from "./words.ts";
 
-/** Where the walk is: the working directory if known (`cd` changes it), and the script nesting. */
+/**
+ * Where the walk is: the working directory if known (`cd` changes it), the script nesting, and
+ * whether standard input is a pipe from an earlier command (`… | bash` reads its script there).
+ */
 export interface Scope {
   cwd: string | null;
   depth: number;
+  piped?: boolean;
 }
 
 /** A script fed to a shell on standard input: a heredoc or here-string body, or null if unknown. */
@@ -27,6 +31,8 @@ export interface CommandVisitor {
   write(target: Word, scope: Scope): void;
   /** Words left after a redirect that belongs to no simple command (`{ …; } > f x`). */
   stray(): never;
+  /** A variable set (`X=…`, `export X=…`): its name and value (null when it has none). */
+  assign(name: string, value: Word | null, scope: Scope): void;
 }
 
 /** Walks `node` and everything under it; subshells get a copy of `scope`. */
@@ -41,9 +47,19 @@ export function walk(visitor: CommandVisitor, node: ShellNode, scope: Scope): vo
     case "file_redirect":
       fileRedirect(visitor, node, scope);
       return;
-    case "pipeline":
-      // Every element runs in its own subshell.
-      for (const child of node.children) walk(visitor, child, { ...scope });
+    case "pipeline": {
+      // Every element runs in its own subshell; all but the first read the pipe.
+      const elements = node.children.filter((child) => child.named);
+      elements.forEach((child, index) =>
+        walk(visitor, child, { ...scope, piped: index > 0 || scope.piped === true }),
+      );
+      return;
+    }
+    case "variable_assignment":
+      assignment(visitor, node, scope);
+      return;
+    case "declaration_command":
+      declaration(visitor, node, scope);
       return;
     case "subshell":
     case "command_substitution":
@@ -55,6 +71,37 @@ export function walk(visitor: CommandVisitor, node: ShellNode, scope: Scope): vo
     }
     default:
       for (const child of node.children) walk(visitor, child, scope);
+  }
+}
+
+/** `NAME=value` (also `NAME[i]=value`): handed on, and the substitutions in it walked. */
+function assignment(visitor: CommandVisitor, node: ShellNode, scope: Scope): void {
+  const nameNode = node.children.find((child) => child.field === "name");
+  const name =
+    nameNode?.type === "subscript"
+      ? nameNode.children.find((child) => child.type === "variable_name")?.text
+      : nameNode?.text;
+  const value = node.children.filter((child) => child.field === "value");
+  for (const child of value) walk(visitor, child, { ...scope });
+  if (name !== undefined) {
+    visitor.assign(name, value.length > 0 ? wordOf(value, visitor.home) : null, scope);
+  }
+}
+
+/** `export`/`declare`/`local`…: assignments, also those written as quoted words (`export "X=1"`). */
+function declaration(visitor: CommandVisitor, node: ShellNode, scope: Scope): void {
+  for (const child of node.children) {
+    if (child.type === "variable_assignment") {
+      assignment(visitor, child, scope);
+      continue;
+    }
+    walk(visitor, child, { ...scope });
+    if (!child.named || child.type === "variable_name") continue;
+    const word = wordOf([child], visitor.home);
+    const equals = word.value?.indexOf("=") ?? -1;
+    if (word.value !== null && equals > 0 && !word.value.startsWith("-")) {
+      visitor.assign(word.value.slice(0, equals).replace(/\[.*$/, ""), tail(word, equals + 1), scope);
+    }
   }
 }
 

@@ -233,3 +233,38 @@ export function tail(word: Word, length: number): Word {
   }
   return wordFrom(segments, word.text.slice(length));
 }
+
+/**
+ * The pathname pattern an unquoted glob in `word` makes (`np?`, `/usr/bin/*m`), as a regular
+ * expression over the whole word; null when the word is not literal or holds no unquoted glob.
+ */
+export function globPattern(word: Word): RegExp | null {
+  if (word.value === null || word.exact) return null;
+  let source = "";
+  for (const segment of word.segments) {
+    if (!segment.literal) return null;
+    if (segment.quoted) {
+      source += escapeRegExp(segment.text);
+      continue;
+    }
+    for (let i = 0; i < segment.text.length; i++) {
+      const char = segment.text[i] as string;
+      if (char === "*") source += "[^/]*";
+      else if (char === "?") source += "[^/]";
+      else if (char === "[") {
+        const close = segment.text.indexOf("]", i + 2);
+        if (close < 0) source += "\\[";
+        else {
+          const body = segment.text.slice(i + 1, close).replace(/^[!^]/, "^").replace(/\\/g, "\\\\");
+          source += `[${body}]`;
+          i = close;
+        }
+      } else source += escapeRegExp(char);
+    }
+  }
+  return new RegExp(`^${source}$`, "s");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
