@@ -174,11 +174,12 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
       const unwrapped = unwrap(base, wrapper, args);
       if (unwrapped === null) return;
       if ("script" in unwrapped) {
+        const what = `${base} ${unwrapped.flag}`.trim();
         if (unwrapped.script.value === null) {
-          unseen(rules, REASONS.unseen(`${base} ${unwrapped.flag}`, "its command is an expansion"));
+          unseen(rules, REASONS.unseen(what, "its command is an expansion"));
           return;
         }
-        nested(unwrapped.script.value, `${base} ${unwrapped.flag}`);
+        nested(unwrapped.script.value, what);
         return;
       }
       if ("stdin" in unwrapped) {
@@ -325,7 +326,8 @@ const HIDDEN_VARIABLES = new Set([
 /** `NAME=value`, however it is set (`X=1 cmd`, `export X=1`, `env X=1 cmd`). */
 function checkVariable(rules: Rules, name: string, value: Word | null, scope: Scope): void {
   if (!rules.strict) return;
-  if (HIDDEN_VARIABLES.has(name)) refuse(REASONS.unseen(`${name}=`, "it makes commands run from a string or file"));
+  if (HIDDEN_VARIABLES.has(name))
+    refuse(REASONS.unseen(`${name}=`, "it makes commands run from a string or file"));
   if (!COMMAND_VARIABLES.has(name) || value === null) return;
   if (value.value === null) refuse(REASONS.unseen(`${name}=`, "its command is an expansion"));
   checkScript(rules, value.value, { ...scope, depth: scope.depth + 1 }, `${name}=`);
@@ -349,7 +351,9 @@ function stringCommand(rules: Rules, name: string, args: Word[], scope: Scope): 
   for (const script of scripts) {
     const flag = bind ? "-x" : "-C";
     // `bind -x` takes `"KEYS": command`; the others call the command with more words.
-    const command = bind ? script.value?.replace(/^\s*"(?:[^"\\]|\\.)*"\s*:?\s*/, "") : script.value;
+    const command = bind
+      ? script.value?.replace(/^\s*"(?:[^"\\]|\\.)*"\s*:?\s*/, "")
+      : script.value;
     if (command === null || command === undefined) {
       unseen(rules, REASONS.unseen(`${name} ${flag}`, "its command is an expansion"));
       continue;

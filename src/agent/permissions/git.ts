@@ -55,9 +55,9 @@ export interface GitChecks {
   /** Whether the repository denies commands (then what cannot be seen is refused). */
   strict: boolean;
   /** Checks `source` as a script that `what` runs (a `!` alias, `-c core.pager=…`). */
-  script(source: string, what: string): void;
+  script: (source: string, what: string) => void;
   /** Checks the words git really runs (`git SUBCOMMAND ARGS…`) against the deny rules. */
-  denied(words: Word[]): void;
+  denied: (words: Word[]) => void;
 }
 
 /** Checks `git ARGS…`; `name` is the word that named git. */

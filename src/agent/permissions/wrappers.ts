@@ -12,10 +12,7 @@ import type { Word } from "../shell/words.ts";
 
 /** What a wrapper runs: a command's words, a script string, a script on stdin, or nothing. */
 export type Unwrapped =
-  | { command: Word[] }
-  | { script: Word; flag: string }
-  | { stdin: true }
-  | null;
+  { command: Word[] } | { script: Word; flag: string } | { stdin: true } | null;
 
 interface Wrapper extends OptionSpec {
   /** Operands between the options and the command (`timeout DURATION`, `chrt PRIORITY`). */
@@ -129,8 +126,7 @@ function xargs(spec: Wrapper, args: Word[]): Unwrapped {
   const command = args.slice(parsed.rest);
   if (command.length === 0) return null; // xargs alone runs echo
   const replace =
-    optionValues(parsed, "I", "replace")[0]?.value ??
-    (has(parsed, "i", "replace") ? "{}" : null);
+    optionValues(parsed, "I", "replace")[0]?.value ?? (has(parsed, "i", "replace") ? "{}" : null);
   const input = unknownWord("(a word xargs reads)");
   if (replace === null) return { command: [...command, input] };
   return {
@@ -149,8 +145,8 @@ const SEPARATORS = new Set([":::", "::::", ":::+", "::::+"]);
 
 /**
  * The scripts `parallel TEMPLATE… ::: ARGS…` runs through a shell, one per literal argument
- * (`{}`-style placeholders replaced, or the argument appended); "stdin" when it reads its
- * commands or arguments from standard input or a file, null when it runs nothing.
+ * (`{}`-style placeholders replaced, or the argument appended; an argument from standard input
+ * or a file is an expansion); "stdin" when it reads its commands from standard input.
  */
 export function parallelScripts(args: Word[]): string[] | "stdin" {
   const parsed = parseOptions(args, PARALLEL, true);
@@ -158,7 +154,7 @@ export function parallelScripts(args: Word[]): string[] | "stdin" {
   const split = rest.findIndex((word) => word.value !== null && SEPARATORS.has(word.value));
   const template = split < 0 ? rest : rest.slice(0, split);
   if (template.length === 0) return "stdin";
-  const values = split < 0 ? null : rest.slice(split + 1);
+  const values = split < 0 ? null : rest.slice(split);
   const fromFiles = values?.some((word) => word.value === "::::" || word.value === "::::+");
   const text = template.map((word) => (word.value === null ? `"$@"` : word.value)).join(" ");
   // Arguments from stdin or a file, or not literal: an expansion stands in for them.

@@ -100,7 +100,11 @@ function declaration(visitor: CommandVisitor, node: ShellNode, scope: Scope): vo
     const word = wordOf([child], visitor.home);
     const equals = word.value?.indexOf("=") ?? -1;
     if (word.value !== null && equals > 0 && !word.value.startsWith("-")) {
-      visitor.assign(word.value.slice(0, equals).replace(/\[.*$/, ""), tail(word, equals + 1), scope);
+      visitor.assign(
+        word.value.slice(0, equals).replace(/\[.*$/, ""),
+        tail(word, equals + 1),
+        scope,
+      );
     }
   }
 }
