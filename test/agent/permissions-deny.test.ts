@@ -45,6 +45,8 @@ const SIDESTEPS: [string, RegExp | string][] = [
   ["npm -ddd --loglevel silly publish --access public", NPM],
   ["npm -- publish", NPM],
   ['npm "publish"', NPM],
+  ["npm pub", NPM],
+  ["npm publ --dry-run", NPM],
   // The command name through paths, quotes, escapes and globs.
   ["/usr/bin/npm publish", NPM],
   ["./node_modules/.bin/npm publish", NPM],

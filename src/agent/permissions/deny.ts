@@ -5,7 +5,7 @@
  * with anything between them (`npm --registry=x publish`, `npm -w pkg publish`, `npm publish
  * --tag x` all match `npm publish`). A rule word that is an option (`--hard`) also matches the
  * abbreviations getopt and git accept (`--har`), `--hard=…`, and a letter in a cluster (`-f` in
- * `-uf`). A glob matches the rule words it could expand to (`publis?`). A word only known when it
+ * `-uf`), and npm's subcommands match their starts as npm takes them (`npm pub`). A glob matches the rule words it could expand to (`publis?`). A word only known when it
  * runs (`$X`, `"$@"`, `$(…)`) could be any words at all, so a command that holds one could match
  * any rule whose other words it does not already rule out: that is a possible match. Which words
  * are the command (wrappers, git's global options) is for the command rules to say.
@@ -37,15 +37,21 @@ function item(word: Word): Item {
   return { kind: "word", value: word.value };
 }
 
+/** Commands that take any unambiguous start of a subcommand's name (`npm pub` is publish). */
+const ABBREVIATING = new Set(["npm"]);
+
 /** Whether the command word `item` stands for the rule word `expected`. */
-function same(item: Item, expected: string): boolean {
+function same(item: Item, expected: string, abbreviates: boolean): boolean {
   switch (item.kind) {
     case "unknown":
       return false;
     case "glob":
       return item.pattern.test(expected);
     case "word":
-      return item.value === expected;
+      return (
+        item.value === expected ||
+        (abbreviates && item.value.length >= 2 && expected.startsWith(item.value))
+      );
     case "option":
       return expected.startsWith("-") && sameOption(item.value, expected);
   }
@@ -105,12 +111,13 @@ export function matchDeny(
     if (first === undefined) continue;
     const named = nameMatches(name, first);
     if (named === "no") continue;
+    const abbreviates = ABBREVIATING.has(posix.basename(first));
     // Greedy in order: each rule word takes the first command word after the last one taken.
     let at = 0;
     let taken = 0;
     for (const expected of rest) {
       const window = fixed && taken === 0 ? items.slice(0, 1) : items.slice(at);
-      const index = window.findIndex((entry) => same(entry, expected));
+      const index = window.findIndex((entry) => same(entry, expected, abbreviates));
       if (index < 0) break;
       at += index + 1;
       taken++;
