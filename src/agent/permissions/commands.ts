@@ -372,7 +372,7 @@ const STDIN_PATHS = /^\/(dev\/stdin|dev\/fd\/0|proc\/(self|\d+)\/fd\/0)$/;
  * a script like a shell's; anything else (`<(…)`, `$X`) is unseen.
  */
 function source(rules: Rules, name: string, args: Word[], scope: Scope, stdin: Stdin): void {
-  const file = parseOptions(args, {}, true).operands[0] ?? args.find((word) => word.value !== "--");
+  const file = args.find((word) => word.value !== "--");
   if (file === undefined) return;
   if (file.value === null) {
     unseen(rules, REASONS.unseen(name, "the file it reads is only known when it runs"));
