@@ -67,7 +67,21 @@ export function checkScript(
 /** Commands that run another with more privileges than the sandbox grants. */
 const PRIVILEGED = new Set(["sudo", "su", "doas", "pkexec", "run0"]);
 /** Shells whose `-c` script or standard input is a script to check. */
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"]);
+const SHELLS = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "ksh",
+  "ash",
+  "mksh",
+  "rbash",
+  "yash",
+  "posh",
+  "fish",
+  "csh",
+  "tcsh",
+]);
 
 /** Builtins that run a string as a command: `mapfile -C`, `complete -C`, `bind -x`. */
 const STRING_COMMANDS = new Set(["mapfile", "readarray", "complete", "compgen", "bind"]);
@@ -193,6 +207,7 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
       shell(rules, base, args, layer, stdin);
       return;
     }
+    if (SETS_BY_NAME.has(base)) setsByName(rules, base, args);
     if (STRING_COMMANDS.has(base)) {
       stringCommand(rules, base, args, layer);
       return;
@@ -326,11 +341,42 @@ const HIDDEN_VARIABLES = new Set([
 /** `NAME=value`, however it is set (`X=1 cmd`, `export X=1`, `env X=1 cmd`). */
 function checkVariable(rules: Rules, name: string, value: Word | null, scope: Scope): void {
   if (!rules.strict) return;
+  // `declare -n ref=PROMPT_COMMAND`: a name that later sets the variable it names.
+  const target = value?.value ?? "";
+  if (HIDDEN_VARIABLES.has(target) || COMMAND_VARIABLES.has(target)) {
+    refuse(REASONS.unseen(`${name}=${target}`, "it names a variable that makes commands run"));
+  }
   if (HIDDEN_VARIABLES.has(name))
     refuse(REASONS.unseen(`${name}=`, "it makes commands run from a string or file"));
   if (!COMMAND_VARIABLES.has(name) || value === null) return;
   if (value.value === null) refuse(REASONS.unseen(`${name}=`, "its command is an expansion"));
   checkScript(rules, value.value, { ...scope, depth: scope.depth + 1 }, `${name}=`);
+}
+
+/** Builtins that set a variable named by a word (`read X`, `printf -v X`, `declare X=…`). */
+const SETS_BY_NAME = new Set([
+  "read",
+  "printf",
+  "mapfile",
+  "readarray",
+  "declare",
+  "typeset",
+  "export",
+  "local",
+  "readonly",
+]);
+
+/** `read PROMPT_COMMAND`, `printf -v BASH_ENV …`: such a variable set from a value not seen. */
+function setsByName(rules: Rules, base: string, args: Word[]): void {
+  if (!rules.strict) return;
+  const named =
+    base === "printf" ? optionValues(parseOptions(args, { valued: "v" }, false), "v") : args;
+  for (const word of named) {
+    const name = word.value?.split("=")[0];
+    if (name !== undefined && (HIDDEN_VARIABLES.has(name) || COMMAND_VARIABLES.has(name))) {
+      refuse(REASONS.unseen(`${base} ${name}`, "it sets a variable that makes commands run"));
+    }
+  }
 }
 
 /** `alias NAME=VALUE`: the value runs with the words that follow the name, unknown here. */
@@ -410,7 +456,12 @@ function readsScript(rules: Rules, name: string, scope: Scope, stdin: Stdin): vo
     checkScript(rules, stdin.source, { ...scope, piped: false, depth: scope.depth + 1 }, name);
     return;
   }
-  if (scope.piped) unseen(rules, REASONS.unseen(name, "it reads its commands from a pipe"));
+  if (scope.piped) {
+    unseen(
+      rules,
+      REASONS.unseen(name, "it reads its commands from a pipe or a file not written out"),
+    );
+  }
 }
 
 /** `bash -c 'script'` re-parses the script; `bash <<EOF` reads the heredoc as the script. */

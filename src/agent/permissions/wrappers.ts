@@ -109,6 +109,12 @@ export function unwrap(name: string, spec: Wrapper, args: Word[]): Unwrapped {
     }
     case "xargs":
       return xargs(spec, args);
+    case "coproc": {
+      // `coproc NAME { …; }` (the parser sees the group's words as the command's).
+      const start = args[0]?.value === "{" ? 1 : args[1]?.value === "{" ? 2 : 0;
+      const command = args.slice(start);
+      return command.length > 0 ? { command } : null;
+    }
   }
   const parsed = parseOptions(args, spec, true);
   if (spec.inspects && has(parsed, ...spec.inspects)) return null;

@@ -10,7 +10,8 @@ import type { Word } from "./words.ts";
 
 /**
  * Where the walk is: the working directory if known (`cd` changes it), the script nesting, and
- * whether standard input is a pipe from an earlier command (`… | bash` reads its script there).
+ * whether standard input comes from another command or a file not written out (`… | bash`,
+ * `bash < <(…)` read their script there).
  */
 export interface Scope {
   cwd: string | null;
@@ -82,7 +83,8 @@ function assignment(visitor: CommandVisitor, node: ShellNode, scope: Scope): voi
       ? nameNode.children.find((child) => child.type === "variable_name")?.text
       : nameNode?.text;
   const value = node.children.filter((child) => child.field === "value");
-  for (const child of value) walk(visitor, child, { ...scope });
+  // `a[$(…)]=…`: the index is expanded too.
+  for (const child of node.children) walk(visitor, child, { ...scope });
   if (name !== undefined) {
     visitor.assign(name, value.length > 0 ? wordOf(value, visitor.home) : null, scope);
   }
@@ -150,15 +152,29 @@ function command(visitor: CommandVisitor, node: ShellNode, scope: Scope, outer: 
   for (const part of parts) walk(visitor, part, { ...scope });
   const words = wordsOf(parts, visitor.home);
   let stdin: Stdin = null;
+  let fromCommand = false;
   for (const redirect of [...redirects, ...outer]) {
     words.push(...visitRedirect(visitor, redirect, scope));
+    // `< <(…)`, `< "$F"`: standard input whose content only a command or a value decides.
+    if (redirect.type === "file_redirect" && readsUnknown(redirect, visitor.home)) {
+      fromCommand = true;
+    }
     if (redirect.type === "heredoc_redirect") stdin = { source: heredocBody(redirect) };
     if (redirect.type === "herestring_redirect") {
       const value = redirect.children.filter((c) => c.named);
       stdin = { source: value.length > 0 ? wordOf(value, visitor.home).value : null };
     }
   }
-  visitor.command(words, scope, stdin);
+  visitor.command(words, fromCommand ? { ...scope, piped: true } : scope, stdin);
+}
+
+/** Whether `redirect` (a `file_redirect`) feeds standard input from a file not written out. */
+function readsUnknown(redirect: ShellNode, home: string): boolean {
+  const operator = redirect.children.find((child) => !child.named)?.text;
+  const descriptor = redirect.children.find((child) => child.type === "file_descriptor")?.text;
+  if (operator !== "<" || (descriptor !== undefined && descriptor !== "0")) return false;
+  const destination = redirect.children.filter((child) => child.field === "destination");
+  return wordsOf(destination, home)[0]?.value === null;
 }
 
 /**
