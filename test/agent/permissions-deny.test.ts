@@ -112,6 +112,7 @@ const SIDESTEPS: [string, RegExp | string][] = [
   ["parallel 'npm {}' ::: publish", NPM],
   ["parallel -j2 npm publish ::: a", NPM],
   ["parallel npm :::: args.txt", could("npm publish")],
+  ['parallel ::: "npm publish" "npm test"', NPM],
   ["echo 'npm publish' | parallel", unseen("parallel")],
   ["npx npm publish", NPM],
   ["npx -c 'npm publish'", NPM],

@@ -150,33 +150,36 @@ const PARALLEL: OptionSpec = {
 const SEPARATORS = new Set([":::", "::::", ":::+", "::::+"]);
 
 /**
- * The scripts `parallel TEMPLATE… ::: ARGS…` runs through a shell, one per literal argument
- * (`{}`-style placeholders replaced, or the argument appended; an argument from standard input
- * or a file is an expansion); "stdin" when it reads its commands from standard input.
+ * The scripts `parallel TEMPLATE… ::: ARGS…` runs through a shell, one per argument (`{}`-style
+ * placeholders replaced by it, quoted, or it appended); with no template each argument is a
+ * command line itself. An argument from standard input, a file (`::::`) or an expansion is an
+ * unknown word (`"$@"`). "stdin" when it reads its command lines from standard input.
  */
 export function parallelScripts(args: Word[]): string[] | "stdin" {
   const parsed = parseOptions(args, PARALLEL, true);
   const rest = args.slice(parsed.rest);
   const split = rest.findIndex((word) => word.value !== null && SEPARATORS.has(word.value));
   const template = split < 0 ? rest : rest.slice(0, split);
-  if (template.length === 0) return "stdin";
   const values = split < 0 ? null : rest.slice(split);
+  if (template.length === 0 && values === null) return "stdin";
   const fromFiles = values?.some((word) => word.value === "::::" || word.value === "::::+");
-  const text = template.map((word) => (word.value === null ? `"$@"` : word.value)).join(" ");
-  // Arguments from stdin or a file, or not literal: an expansion stands in for them.
-  const inputs =
+  const inputs: (string | null)[] =
     values === null || fromFiles
-      ? ['"$@"']
+      ? [null]
       : values
           .filter((word) => word.value === null || !SEPARATORS.has(word.value))
-          .map((word) => (word.value === null ? '"$@"' : quote(word.value)));
+          .map((word) => word.value);
+  const unknown = '"$@"';
+  if (template.length === 0) return inputs.map((input) => input ?? unknown);
+  const text = template.map((word) => word.value ?? unknown).join(" ");
   // parallel quotes each argument before putting it where `{}` (or `{.}`, `{1}`…) stands.
   const placeholder = /\{[^}\s]*\}/;
-  return inputs.map((input) =>
-    placeholder.test(text)
-      ? text.replace(new RegExp(placeholder, "g"), () => input)
-      : `${text} ${input}`,
-  );
+  return inputs.map((input) => {
+    const word = input === null ? unknown : quote(input);
+    return placeholder.test(text)
+      ? text.replace(new RegExp(placeholder, "g"), () => word)
+      : `${text} ${word}`;
+  });
 }
 
 function quote(text: string): string {
