@@ -163,6 +163,10 @@ const SIDESTEPS: [string, RegExp | string][] = [
   ["X=npm; $X publish", could("npm publish")],
   ['"$@"', could("npm publish")],
   // Builtins and variables that run a string later.
+  ["hash -p /usr/bin/npm x; x publish", unseen("hash -p")],
+  ["X='$(npm publish)'; echo \"${X@P}\"", unseen("X=")],
+  ['echo "${X@P}"', unseen("${X@P}")],
+  ["X='a[$(npm publish)]'; echo $(( X ))", unseen("X=")],
   ["mapfile -C 'npm publish' -c 1 lines < /dev/null", NPM],
   ['mapfile -C "$CB" lines < f', unseen("mapfile -C")],
   ["readarray -C 'npm publish' lines < f", NPM],

@@ -58,6 +58,11 @@ export function checkScript(
       write: (target, at) => checkRedirectTarget(rules.workspace, target, at.cwd),
       stray: () => refuse(REASONS.strayWords()),
       assign: (name, value, at) => checkVariable(rules, name, value, at),
+      prompt: (text) =>
+        unseen(
+          rules,
+          REASONS.unseen(text, "it expands a value as a prompt, running the commands in it"),
+        ),
     },
     parsed.root,
     scope,
@@ -108,6 +113,7 @@ const KNOWN = new Set([
   "source",
   ".",
   "alias",
+  "hash",
   "make",
   "parallel",
 ]);
@@ -230,6 +236,12 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
         nested(action.value, "trap");
         return;
       }
+      case "hash":
+        // `hash -p /usr/bin/npm x` makes `x` run npm.
+        if (has(parseOptions(args, { valued: "p" }, false), "p")) {
+          unseen(rules, REASONS.unseen("hash -p", "it gives a program another name"));
+        }
+        return;
       case "alias":
         for (const word of args) {
           const equals = word.value?.indexOf("=") ?? -1;
@@ -345,6 +357,11 @@ function checkVariable(rules: Rules, name: string, value: Word | null, scope: Sc
   const target = value?.value ?? "";
   if (HIDDEN_VARIABLES.has(target) || COMMAND_VARIABLES.has(target)) {
     refuse(REASONS.unseen(`${name}=${target}`, "it names a variable that makes commands run"));
+  }
+  // A value holding `$(…)` runs it when expanded as a prompt or read as arithmetic
+  // (`${X@P}`, `$(( X ))` with `X='a[$(…)]'`).
+  if (value?.value != null && /\$\(|`/.test(value.value)) {
+    refuse(REASONS.unseen(`${name}=`, "its value holds a command substitution that can run later"));
   }
   if (HIDDEN_VARIABLES.has(name))
     refuse(REASONS.unseen(`${name}=`, "it makes commands run from a string or file"));

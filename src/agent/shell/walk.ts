@@ -34,6 +34,8 @@ export interface CommandVisitor {
   stray(): never;
   /** A variable set (`X=…`, `export X=…`): its name and value (null when it has none). */
   assign(name: string, value: Word | null, scope: Scope): void;
+  /** `${X@P}`: a value expanded as a prompt, which runs the `$(…)` in it. */
+  prompt(text: string): void;
 }
 
 /** Walks `node` and everything under it; subshells get a copy of `scope`. */
@@ -58,6 +60,10 @@ export function walk(visitor: CommandVisitor, node: ShellNode, scope: Scope): vo
     }
     case "variable_assignment":
       assignment(visitor, node, scope);
+      return;
+    case "expansion":
+      if (/@P\}$/.test(node.text)) visitor.prompt(node.text);
+      for (const child of node.children) walk(visitor, child, scope);
       return;
     case "declaration_command":
       declaration(visitor, node, scope);
