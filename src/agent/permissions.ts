@@ -17,9 +17,9 @@
  * is not read either way. Input the parser cannot read is refused, never allowed.
  *
  * This file builds the checker and turns a refusal into a verdict. The rules are in permissions/
- * (commands.ts layer by layer, wrappers.ts, deny.ts, git.ts, files.ts, paths.ts, and the sentences
- * in reasons.ts); what bash's syntax means is in shell/ (parse.ts, walk.ts, words.ts,
- * options.ts).
+ * (commands.ts layer by layer, wrappers.ts, strings.ts, deny.ts, git.ts, files.ts, paths.ts,
+ * and the sentences in reasons.ts); what bash's syntax means is in shell/ (parse.ts, walk.ts,
+ * words.ts, options.ts).
  *
  * The parser: tree-sitter-bash through web-tree-sitter, chosen over mvdan-sh by
  * bench/permissions-parse.ts (`npm run bench -- permissions-parse`). Two runs on the 2-core dev

@@ -21,6 +21,18 @@ import { checkFileChanges, FILE_COMMANDS } from "./files.ts";
 import { checkGit } from "./git.ts";
 import { checkRedirectTarget, checkTargets } from "./paths.ts";
 import { REASONS, refuse } from "./reasons.ts";
+import {
+  aliasValue,
+  checkVariable,
+  make,
+  SETS_BY_NAME,
+  setsByName,
+  STDIN_PATHS,
+  STRING_COMMANDS,
+  stringCommand,
+  unseen,
+} from "./strings.ts";
+import type { Checks } from "./strings.ts";
 import { parallelScripts, unwrap, WRAPPERS } from "./wrappers.ts";
 
 /**
@@ -33,6 +45,15 @@ export interface Rules {
   home: string;
   deny: readonly DenyRule[];
   strict: boolean;
+}
+
+/** What strings.ts needs: whether to fail closed, and how to check a script one level down. */
+function checks(rules: Rules): Checks {
+  return {
+    strict: rules.strict,
+    script: (source, scope, what) =>
+      checkScript(rules, source, { ...scope, depth: scope.depth + 1 }, what),
+  };
 }
 
 /** Scripts inside scripts (`bash -c`, `eval`) are re-parsed up to this depth. */
@@ -57,7 +78,7 @@ export function checkScript(
       command: (words, at, stdin) => argv(rules, words, at, stdin),
       write: (target, at) => checkRedirectTarget(rules.workspace, target, at.cwd),
       stray: () => refuse(REASONS.strayWords()),
-      assign: (name, value, at) => checkVariable(rules, name, value, at),
+      assign: (name, value, at) => checkVariable(checks(rules), name, value, at),
       prompt: (text) =>
         unseen(
           rules,
@@ -87,9 +108,6 @@ const SHELLS = new Set([
   "csh",
   "tcsh",
 ]);
-
-/** Builtins that run a string as a command: `mapfile -C`, `complete -C`, `bind -x`. */
-const STRING_COMMANDS = new Set(["mapfile", "readarray", "complete", "compgen", "bind"]);
 
 /**
  * Every name these rules treat apart, so that a command name written as a glob (`/usr/bin/np?`,
@@ -164,7 +182,7 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
       while (rest[0]?.value != null && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
         const value = rest[0].value;
         const equals = value.indexOf("=");
-        checkVariable(rules, value.slice(0, equals), tail(rest[0], equals + 1), layer);
+        checkVariable(checks(rules), value.slice(0, equals), tail(rest[0], equals + 1), layer);
         rest = rest.slice(1);
       }
       for (const dir of optionValues(parsed, "C", "chdir")) cwd = changeDir(cwd, dir);
@@ -213,9 +231,9 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
       shell(rules, base, args, layer, stdin);
       return;
     }
-    if (SETS_BY_NAME.has(base)) setsByName(rules, base, args);
+    if (SETS_BY_NAME.has(base)) setsByName(checks(rules), base, args);
     if (STRING_COMMANDS.has(base)) {
-      stringCommand(rules, base, args, layer);
+      stringCommand(checks(rules), base, args, layer);
       return;
     }
     switch (base) {
@@ -246,7 +264,7 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
         for (const word of args) {
           const equals = word.value?.indexOf("=") ?? -1;
           if (word.value === null) unseen(rules, REASONS.unseen("alias", "it is an expansion"));
-          else if (equals > 0) aliasValue(rules, tail(word, equals + 1), layer);
+          else if (equals > 0) aliasValue(checks(rules), tail(word, equals + 1), layer);
         }
         return;
       case "git":
@@ -261,7 +279,7 @@ function argv(rules: Rules, words: Word[], scope: Scope, stdin: Stdin): void {
         );
         return;
       case "make":
-        make(rules, args);
+        make(checks(rules), args);
         return;
       case "find":
         find(rules, args, layer);
@@ -303,133 +321,6 @@ function checkDenied(rules: Rules, words: readonly Word[], fixed = false): void 
   refuse(REASONS.couldBeDenied(words.map((word) => word.text).join(" "), unknown, match.rule));
 }
 
-/** Refuses with `reason` when the repository denies commands (see `Rules.strict`). */
-function unseen(rules: Rules, reason: string): void {
-  if (rules.strict) refuse(reason);
-}
-
-/**
- * Variables whose value bash or git later runs as a command (`PROMPT_COMMAND`, `GIT_PAGER`): a
- * literal value is checked as a script, any other is unseen.
- */
-const COMMAND_VARIABLES = new Set([
-  "PROMPT_COMMAND",
-  "GIT_PAGER",
-  "PAGER",
-  "MANPAGER",
-  "GIT_EDITOR",
-  "GIT_SEQUENCE_EDITOR",
-  "EDITOR",
-  "VISUAL",
-  "GIT_SSH_COMMAND",
-  "GIT_EXTERNAL_DIFF",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS",
-]);
-/**
- * Variables that make a shell or git read commands from somewhere the parser cannot see: a
- * startup file (`BASH_ENV`, `ENV`), prompts expanded with `$(…)` (`PS0`…`PS4`), alias and
- * command tables, git's configuration from the environment.
- */
-const HIDDEN_VARIABLES = new Set([
-  "BASH_ENV",
-  "ENV",
-  "PS0",
-  "PS1",
-  "PS2",
-  "PS4",
-  "BASH_ALIASES",
-  "BASH_CMDS",
-  "SHELLOPTS",
-  "BASHOPTS",
-  "GIT_CONFIG",
-  "GIT_CONFIG_GLOBAL",
-  "GIT_CONFIG_SYSTEM",
-  "GIT_CONFIG_COUNT",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_EXEC_PATH",
-]);
-
-/** `NAME=value`, however it is set (`X=1 cmd`, `export X=1`, `env X=1 cmd`). */
-function checkVariable(rules: Rules, name: string, value: Word | null, scope: Scope): void {
-  if (!rules.strict) return;
-  // `declare -n ref=PROMPT_COMMAND`: a name that later sets the variable it names.
-  const target = value?.value ?? "";
-  if (HIDDEN_VARIABLES.has(target) || COMMAND_VARIABLES.has(target)) {
-    refuse(REASONS.unseen(`${name}=${target}`, "it names a variable that makes commands run"));
-  }
-  // A value holding `$(…)` runs it when expanded as a prompt or read as arithmetic
-  // (`${X@P}`, `$(( X ))` with `X='a[$(…)]'`).
-  if (value?.value != null && /\$\(|`/.test(value.value)) {
-    refuse(REASONS.unseen(`${name}=`, "its value holds a command substitution that can run later"));
-  }
-  if (HIDDEN_VARIABLES.has(name))
-    refuse(REASONS.unseen(`${name}=`, "it makes commands run from a string or file"));
-  if (!COMMAND_VARIABLES.has(name) || value === null) return;
-  if (value.value === null) refuse(REASONS.unseen(`${name}=`, "its command is an expansion"));
-  checkScript(rules, value.value, { ...scope, depth: scope.depth + 1 }, `${name}=`);
-}
-
-/** Builtins that set a variable named by a word (`read X`, `printf -v X`, `declare X=…`). */
-const SETS_BY_NAME = new Set([
-  "read",
-  "printf",
-  "mapfile",
-  "readarray",
-  "declare",
-  "typeset",
-  "export",
-  "local",
-  "readonly",
-]);
-
-/** `read PROMPT_COMMAND`, `printf -v BASH_ENV …`: such a variable set from a value not seen. */
-function setsByName(rules: Rules, base: string, args: Word[]): void {
-  if (!rules.strict) return;
-  const named =
-    base === "printf" ? optionValues(parseOptions(args, { valued: "v" }, false), "v") : args;
-  for (const word of named) {
-    const name = word.value?.split("=")[0];
-    if (name !== undefined && (HIDDEN_VARIABLES.has(name) || COMMAND_VARIABLES.has(name))) {
-      refuse(REASONS.unseen(`${base} ${name}`, "it sets a variable that makes commands run"));
-    }
-  }
-}
-
-/** `alias NAME=VALUE`: the value runs with the words that follow the name, unknown here. */
-function aliasValue(rules: Rules, value: Word, scope: Scope): void {
-  if (!rules.strict) return;
-  if (value.value === null) refuse(REASONS.unseen("alias", "its value is an expansion"));
-  checkScript(rules, `${value.value} "$@"`, { ...scope, depth: scope.depth + 1 }, "alias");
-}
-
-function stringCommand(rules: Rules, name: string, args: Word[], scope: Scope): void {
-  const bind = name === "bind";
-  const parsed = parseOptions(
-    args,
-    bind ? { valued: "mfqurRxX" } : { valued: "CcdnOsutAGWFXPSo" },
-    false,
-  );
-  const scripts = optionValues(parsed, bind ? "x" : "C");
-  for (const script of scripts) {
-    const flag = bind ? "-x" : "-C";
-    // `bind -x` takes `"KEYS": command`; the others call the command with more words.
-    const command = bind
-      ? script.value?.replace(/^\s*"(?:[^"\\]|\\.)*"\s*:?\s*/, "")
-      : script.value;
-    if (command === null || command === undefined) {
-      unseen(rules, REASONS.unseen(`${name} ${flag}`, "its command is an expansion"));
-      continue;
-    }
-    if (!rules.strict) continue;
-    const source = bind ? command : `${command} "$@"`;
-    checkScript(rules, source, { ...scope, depth: scope.depth + 1 }, `${name} ${flag}`);
-  }
-}
-
-/** Paths that are the command's standard input when read as a file. */
-const STDIN_PATHS = /^\/(dev\/stdin|dev\/fd\/0|proc\/(self|\d+)\/fd\/0)$/;
-
 /**
  * `source FILE` / `. FILE`: a literal file is like `bash FILE` (not seen here); standard input is
  * a script like a shell's; anything else (`<(…)`, `$X`) is unseen.
@@ -442,25 +333,6 @@ function source(rules: Rules, name: string, args: Word[], scope: Scope, stdin: S
     return;
   }
   if (STDIN_PATHS.test(file.value)) readsScript(rules, `${name} ${file.value}`, scope, stdin);
-}
-
-/**
- * `make -f -`, `-f /dev/stdin`, `-f <(…)`, `--eval=…`: a makefile whose recipes the parser
- * cannot see. A makefile in the repository is like a script file: not seen either.
- */
-function make(rules: Rules, args: Word[]): void {
-  if (!rules.strict) return;
-  const parsed = parseOptions(
-    args,
-    { valued: "CfIjlLoOWE", long: ["directory", "file", "makefile", "eval", "include-dir"] },
-    false,
-  );
-  for (const file of optionValues(parsed, "f", "file", "makefile")) {
-    if (file.value === null || file.value === "-" || STDIN_PATHS.test(file.value)) {
-      refuse(REASONS.unseen(`make -f ${file.text}`, "its makefile is only known when it runs"));
-    }
-  }
-  if (has(parsed, "E", "eval")) refuse(REASONS.unseen("make --eval", "it runs makefile text"));
 }
 
 /**
