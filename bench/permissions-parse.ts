@@ -6,8 +6,9 @@
  * the bundle), then fresh Node processes load that bundle and measure: bundle and wasm bytes,
  * cold init (import + parser ready), µs per command over CORPUS (parse only, and parse plus a
  * walk of every node), which hard constructs parse and which broken inputs are caught. Last, the
- * real checker's `check()` over the same corpus. It does not judge the rules themselves; the
- * tests do that.
+ * real checker's `check()` over the same corpus, and how many real commands it refuses, by source
+ * (command-corpus.ts), with no deny rules and with the deny rules the docs give as examples: what
+ * a deny list costs ordinary work. It does not judge the rules themselves; the tests do that.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -26,6 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { createPermissionChecker } from "../src/agent/permissions.ts";
+import { commandSources } from "./command-corpus.ts";
 import type { BenchOptions } from "./run.ts";
 import { stats } from "./sandbox-latency.ts";
 import type { Stats } from "./sandbox-latency.ts";
@@ -632,6 +634,57 @@ function oneLine(source: string): string {
   return flat.length > 70 ? `${flat.slice(0, 67)}...` : flat;
 }
 
+/** The deny rules docs/agent.md and docs/action.md give as examples. */
+const EXAMPLE_DENY = ["npm publish", "git push", "curl"];
+/** Commands refused only because of the deny rules, listed per source at most. */
+const LISTED = 10;
+
+/**
+ * How many real commands the checker refuses, per source: with no deny rules (parse errors and
+ * the built-in rules) and with EXAMPLE_DENY; of the commands only the deny rules refuse, those
+ * that run a denied command and those refused because they could (`$X publish`, `… | bash`):
+ * the last column is what failing closed costs ordinary work.
+ */
+export async function falseRefusals(out: (line?: string) => void): Promise<void> {
+  const open = await createPermissionChecker({ workspace: "/repo" });
+  const denying = await createPermissionChecker({ workspace: "/repo", deny: EXAMPLE_DENY });
+  const percent = (count: number, of: number): string =>
+    `${count} (${((100 * count) / Math.max(of, 1)).toFixed(2)}%)`;
+  const columns = ["commands", "no deny rules", "with them", "denied", "could be"];
+  out();
+  out(`  refusals of real commands, by source (deny rules: ${EXAMPLE_DENY.join(", ")}):`);
+  out(`    ${"source".padEnd(54)}${columns.map((column) => column.padStart(15)).join("")}`);
+  const listed: [string, string, string][] = [];
+  for (const source of commandSources(CORPUS)) {
+    const counts = { open: 0, denying: 0, denied: 0, could: 0 };
+    for (const command of source.commands) {
+      const before = open.check(command);
+      const after = denying.check(command);
+      if (!before.allowed) counts.open++;
+      if (after.allowed) continue;
+      counts.denying++;
+      if (!before.allowed) continue;
+      if (after.reason.includes("pitcrew configuration denies it;")) counts.denied++;
+      else counts.could++;
+      if (listed.filter(([label]) => label === source.label).length < LISTED) {
+        listed.push([source.label, command, after.reason]);
+      }
+    }
+    const total = source.commands.length;
+    const cells = [
+      String(total),
+      percent(counts.open, total),
+      percent(counts.denying, total),
+      percent(counts.denied, total),
+      percent(counts.could, total),
+    ];
+    out(`    ${source.label.padEnd(54)}${cells.map((cell) => cell.padStart(15)).join("")}`);
+  }
+  for (const [label, command, reason] of listed) {
+    out(`      ${label}: ${oneLine(command)}: ${reason}`);
+  }
+}
+
 export async function run(options: BenchOptions): Promise<void> {
   const runs = options.runs ?? DEFAULT_RUNS;
   const warmup = options.warmup ?? DEFAULT_WARMUP;
@@ -727,6 +780,7 @@ export async function run(options: BenchOptions): Promise<void> {
     for (const [command, verdict] of refused) {
       if (!verdict.allowed) out(`      ${oneLine(command)}: ${verdict.reason}`);
     }
+    await falseRefusals(out);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -10,14 +10,16 @@
  * This is a lock, not the wall. The sandbox is what stops a command; these rules only catch the
  * worst early and say why, so the loop goes on. Where a word holds an expansion (`$X`, `$(…)`)
  * its value is unknown here: a target path that is not literal is allowed unless its literal
- * start already points outside the workspace (`/etc/$X`, `~/$X`, `$HOME/…`), and a command name
- * that is not literal is not matched at all. What reaches a shell through a pipe (`… | sh`) or a
- * script file (`bash x.sh`) is not seen either. Input the parser cannot read is refused, never
- * allowed.
+ * start already points outside the workspace (`/etc/$X`, `~/$X`, `$HOME/…`). A command name that
+ * is not literal, a shell reading a pipe (`… | sh`), `source <(…)` and the like are left to the
+ * sandbox when the repository denies nothing; with deny rules they are refused, since they could
+ * run a denied command (permissions/deny.ts says how rules match). A script file (`bash x.sh`)
+ * is not read either way. Input the parser cannot read is refused, never allowed.
  *
  * This file builds the checker and turns a refusal into a verdict. The rules are in permissions/
- * (commands.ts layer by layer, git.ts, files.ts, paths.ts, and the sentences in reasons.ts); what
- * bash's syntax means is in shell/ (parse.ts, walk.ts, words.ts, options.ts).
+ * (commands.ts layer by layer, wrappers.ts, strings.ts, deny.ts, git.ts, files.ts, paths.ts,
+ * and the sentences in reasons.ts); what bash's syntax means is in shell/ (parse.ts, walk.ts,
+ * words.ts, options.ts).
  *
  * The parser: tree-sitter-bash through web-tree-sitter, chosen over mvdan-sh by
  * bench/permissions-parse.ts (`npm run bench -- permissions-parse`). Two runs on the 2-core dev
@@ -54,7 +56,7 @@ import type { CommandGate } from "./tools/tool.ts";
 export interface PermissionOptions {
   /** The workspace's real path: the only place files may be changed (besides /tmp). */
   workspace: string;
-  /** Command prefixes the repository's config denies, e.g. `npm publish` or `curl`. */
+  /** Commands the repository's config denies, as words, e.g. `npm publish` or `curl`. */
   deny?: readonly string[];
   /** `$HOME` as commands see it, for `~` and `$HOME`; this process's home by default. */
   home?: string;
@@ -69,13 +71,15 @@ export async function createPermissionChecker(options: PermissionOptions): Promi
 
 /** The checker over an already loaded parser. */
 export function permissionChecker(parser: ShellParser, options: PermissionOptions): CommandGate {
+  const deny = (options.deny ?? [])
+    .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0);
   const rules: Rules = {
     parser,
     workspace: posix.resolve(options.workspace),
     home: posix.resolve(options.home ?? homedir()),
-    deny: (options.deny ?? [])
-      .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
-      .filter((words) => words.length > 0),
+    deny,
+    strict: deny.length > 0,
   };
   return {
     check(command: string): Verdict {

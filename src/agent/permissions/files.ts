@@ -8,6 +8,25 @@ import { literalWord, tail } from "../shell/words.ts";
 import type { Word } from "../shell/words.ts";
 import { checkTargets } from "./paths.ts";
 
+/** The commands whose files changed these rules know. */
+export const FILE_COMMANDS: readonly string[] = [
+  "rm",
+  "rmdir",
+  "unlink",
+  "tee",
+  "shred",
+  "truncate",
+  "mv",
+  "cp",
+  "ln",
+  "install",
+  "chmod",
+  "chown",
+  "chgrp",
+  "dd",
+  "sed",
+];
+
 /**
  * Refuses `base ARGS…` when a file it deletes or changes lies outside the workspace; a command
  * not listed here changes no file as far as these rules know.

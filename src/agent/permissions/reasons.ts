@@ -20,6 +20,10 @@ export const REASONS = {
     `writing to ${target} is refused: it is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
   denied: (entry: string) =>
     `\`${entry}\` is refused: this repository's pitcrew configuration denies it; do the task without it or leave that step to a person.`,
+  couldBeDenied: (command: string, unknown: string, rule: string) =>
+    `\`${command}\` is refused: \`${unknown}\` is only known when it runs, and it could make this \`${rule}\`, which this repository's pitcrew configuration denies; write the command out literally, or do the task without it.`,
+  unseen: (what: string, why: string) =>
+    `\`${what}\` is refused: ${why}, so it cannot be checked against this repository's pitcrew deny list; write the commands out directly.`,
   unparsable: (error: string, inner: string | null) =>
     `could not parse ${inner === null ? "this command" : `the script given to \`${inner}\``}: ${error}; simplify it (plain commands joined with &&, | or ;, arguments quoted).`,
   dynamicScript: (what: string) =>

@@ -5,13 +5,18 @@
  * run. It decides nothing: what a command or a write may do is the visitor's business.
  */
 import type { ShellNode } from "./parse.ts";
-import { wordOf, wordsOf } from "./words.ts";
+import { tail, wordOf, wordsOf } from "./words.ts";
 import type { Word } from "./words.ts";
 
-/** Where the walk is: the working directory if known (`cd` changes it), and the script nesting. */
+/**
+ * Where the walk is: the working directory if known (`cd` changes it), the script nesting, and
+ * whether standard input comes from another command or a file not written out (`… | bash`,
+ * `bash < <(…)` read their script there).
+ */
 export interface Scope {
   cwd: string | null;
   depth: number;
+  piped?: boolean;
 }
 
 /** A script fed to a shell on standard input: a heredoc or here-string body, or null if unknown. */
@@ -27,6 +32,10 @@ export interface CommandVisitor {
   write(target: Word, scope: Scope): void;
   /** Words left after a redirect that belongs to no simple command (`{ …; } > f x`). */
   stray(): never;
+  /** A variable set (`X=…`, `export X=…`): its name and value (null when it has none). */
+  assign(name: string, value: Word | null, scope: Scope): void;
+  /** `${X@P}`: a value expanded as a prompt, which runs the `$(…)` in it. */
+  prompt(text: string): void;
 }
 
 /** Walks `node` and everything under it; subshells get a copy of `scope`. */
@@ -41,9 +50,23 @@ export function walk(visitor: CommandVisitor, node: ShellNode, scope: Scope): vo
     case "file_redirect":
       fileRedirect(visitor, node, scope);
       return;
-    case "pipeline":
-      // Every element runs in its own subshell.
-      for (const child of node.children) walk(visitor, child, { ...scope });
+    case "pipeline": {
+      // Every element runs in its own subshell; all but the first read the pipe.
+      const elements = node.children.filter((child) => child.named);
+      elements.forEach((child, index) =>
+        walk(visitor, child, { ...scope, piped: index > 0 || scope.piped === true }),
+      );
+      return;
+    }
+    case "variable_assignment":
+      assignment(visitor, node, scope);
+      return;
+    case "expansion":
+      if (/@P\}$/.test(node.text)) visitor.prompt(node.text);
+      for (const child of node.children) walk(visitor, child, scope);
+      return;
+    case "declaration_command":
+      declaration(visitor, node, scope);
       return;
     case "subshell":
     case "command_substitution":
@@ -55,6 +78,42 @@ export function walk(visitor: CommandVisitor, node: ShellNode, scope: Scope): vo
     }
     default:
       for (const child of node.children) walk(visitor, child, scope);
+  }
+}
+
+/** `NAME=value` (also `NAME[i]=value`): handed on, and the substitutions in it walked. */
+function assignment(visitor: CommandVisitor, node: ShellNode, scope: Scope): void {
+  const nameNode = node.children.find((child) => child.field === "name");
+  const name =
+    nameNode?.type === "subscript"
+      ? nameNode.children.find((child) => child.type === "variable_name")?.text
+      : nameNode?.text;
+  const value = node.children.filter((child) => child.field === "value");
+  // `a[$(…)]=…`: the index is expanded too.
+  for (const child of node.children) walk(visitor, child, { ...scope });
+  if (name !== undefined) {
+    visitor.assign(name, value.length > 0 ? wordOf(value, visitor.home) : null, scope);
+  }
+}
+
+/** `export`/`declare`/`local`…: assignments, also those written as quoted words (`export "X=1"`). */
+function declaration(visitor: CommandVisitor, node: ShellNode, scope: Scope): void {
+  for (const child of node.children) {
+    if (child.type === "variable_assignment") {
+      assignment(visitor, child, scope);
+      continue;
+    }
+    walk(visitor, child, { ...scope });
+    if (!child.named || child.type === "variable_name") continue;
+    const word = wordOf([child], visitor.home);
+    const equals = word.value?.indexOf("=") ?? -1;
+    if (word.value !== null && equals > 0 && !word.value.startsWith("-")) {
+      visitor.assign(
+        word.value.slice(0, equals).replace(/\[.*$/, ""),
+        tail(word, equals + 1),
+        scope,
+      );
+    }
   }
 }
 
@@ -99,15 +158,29 @@ function command(visitor: CommandVisitor, node: ShellNode, scope: Scope, outer: 
   for (const part of parts) walk(visitor, part, { ...scope });
   const words = wordsOf(parts, visitor.home);
   let stdin: Stdin = null;
+  let fromCommand = false;
   for (const redirect of [...redirects, ...outer]) {
     words.push(...visitRedirect(visitor, redirect, scope));
+    // `< <(…)`, `< "$F"`: standard input whose content only a command or a value decides.
+    if (redirect.type === "file_redirect" && readsUnknown(redirect, visitor.home)) {
+      fromCommand = true;
+    }
     if (redirect.type === "heredoc_redirect") stdin = { source: heredocBody(redirect) };
     if (redirect.type === "herestring_redirect") {
       const value = redirect.children.filter((c) => c.named);
       stdin = { source: value.length > 0 ? wordOf(value, visitor.home).value : null };
     }
   }
-  visitor.command(words, scope, stdin);
+  visitor.command(words, fromCommand ? { ...scope, piped: true } : scope, stdin);
+}
+
+/** Whether `redirect` (a `file_redirect`) feeds standard input from a file not written out. */
+function readsUnknown(redirect: ShellNode, home: string): boolean {
+  const operator = redirect.children.find((child) => !child.named)?.text;
+  const descriptor = redirect.children.find((child) => child.type === "file_descriptor")?.text;
+  if (operator !== "<" || (descriptor !== undefined && descriptor !== "0")) return false;
+  const destination = redirect.children.filter((child) => child.field === "destination");
+  return wordsOf(destination, home)[0]?.value === null;
 }
 
 /**

@@ -68,7 +68,17 @@ export function wordOf(parts: readonly ShellNode[], home: string): Word {
   return wordFrom(segments, parts.map((part) => part.text).join(""));
 }
 
+/** `{a,b}` or `{1..3}` outside quotes: bash expands it to several words. */
+const BRACES = /\{[^{}]*(,|\.\.)[^{}]*\}/;
+
 function wordFrom(segments: readonly Segment[], text: string): Word {
+  // Quoted characters and expansions cannot open, close or split braces: stand-ins for them.
+  const shape = segments
+    .map((segment) =>
+      !segment.literal ? "x" : segment.quoted ? "x".repeat(segment.text.length) : segment.text,
+    )
+    .join("");
+  const braces = BRACES.exec(shape);
   let value: string | null = "";
   let known = "";
   let open = true;
@@ -82,7 +92,7 @@ function wordFrom(segments: readonly Segment[], text: string): Word {
     }
     if (value !== null) value += segment.text;
     if (!open) continue;
-    const glob = segment.quoted ? -1 : segment.text.search(/[*?[]/);
+    const glob = segment.quoted ? -1 : segment.text.search(braces ? /[*?[{]/ : /[*?[]/);
     if (glob >= 0) {
       known += segment.text.slice(0, glob);
       open = false;
@@ -91,7 +101,19 @@ function wordFrom(segments: readonly Segment[], text: string): Word {
       known += segment.text;
     }
   }
-  return { text, value, known, exact, opaque: segments[0]?.literal === false, segments };
+  if (braces) {
+    // Several words, each only known after the expansion.
+    value = null;
+    exact = false;
+  }
+  return {
+    text,
+    value,
+    known,
+    exact,
+    opaque: segments[0]?.literal === false || braces?.index === 0,
+    segments,
+  };
 }
 
 function addSegments(node: ShellNode, home: string, into: Segment[]): void {
@@ -232,4 +254,45 @@ export function tail(word: Word, length: number): Word {
     segments.push(segment);
   }
   return wordFrom(segments, word.text.slice(length));
+}
+
+/**
+ * The pathname pattern an unquoted glob in `word` makes (`np?`, `/usr/bin/*m`), as a regular
+ * expression over the whole word; null when the word is not literal or holds no unquoted glob.
+ */
+export function globPattern(word: Word): RegExp | null {
+  if (word.value === null || word.exact) return null;
+  // The parser splits `n[p]m` into several words: read the characters as one run.
+  const chars: { char: string; quoted: boolean }[] = [];
+  for (const segment of word.segments) {
+    if (!segment.literal) return null;
+    for (const char of segment.text) chars.push({ char, quoted: segment.quoted });
+  }
+  let source = "";
+  for (let i = 0; i < chars.length; i++) {
+    const { char, quoted } = chars[i] as { char: string; quoted: boolean };
+    if (quoted) source += escapeRegExp(char);
+    else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else if (char === "[") {
+      const close = chars.findIndex((entry, at) => at > i + 1 && entry.char === "]");
+      if (close < 0) {
+        source += "\\[";
+        continue;
+      }
+      const body = chars
+        .slice(i + 1, close)
+        .map((entry) => entry.char)
+        .join("")
+        .replace(/^[!^]/, "^")
+        .replace(/\\/g, "\\\\");
+      source += `[${body}]`;
+      i = close;
+    } else source += escapeRegExp(char);
+  }
+  return new RegExp(`^${source}$`, "s");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
