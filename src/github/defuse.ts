@@ -104,13 +104,13 @@ function ownIssue(reference: string, audience: Audience): boolean {
 /**
  * Every closing keyword that names another issue, neutralised: `shown` puts the reference in a
  * code span (GitHub links no reference inside code, so nothing is linked to close), otherwise a
- * zero-width space goes before its number (or after its URL's scheme), which no reader sees.
+ * zero-width space goes before its number (or between its URL's slashes), which no reader sees.
  */
 export function neutraliseClosing(text: string, audience: Audience, shown: boolean): string {
   return text.replace(CLOSING, (whole, lead: string, reference: string) => {
     if (ownIssue(reference, audience)) return whole;
     if (shown) return `${lead}${codeSpanOf(reference, text)}`;
-    return `${lead}${reference.replace(/:\/\//g, `:${ZWSP}//`).replace(/(#|gh-)(\d)/gi, `$1${ZWSP}$2`)}`;
+    return `${lead}${reference.replace("//", `/${ZWSP}/`).replace(/(#|gh-)(\d)/gi, `$1${ZWSP}$2`)}`;
   });
 }
 
@@ -170,11 +170,21 @@ function carve(
   });
 }
 
+/** A link destination: no spaces, parentheses balanced one deep (`javascript:alert(1)`). */
+const DESTINATION = String.raw`(?:${URL_CHARS}|\(${URL_CHARS}*\))*`;
+const LABEL = String.raw`[^\[\]\n\x60|]*(?:\[[^\[\]\n\x60|]*\][^\[\]\n\x60|]*)*`;
+const TITLE = String.raw`(?:\s+(?:"[^"\n\x60|]*"|'[^'\n\x60|]*'|\([^()\n\x60|]*\)))?`;
 const INLINE_LINK = new RegExp(
-  String.raw`(!?)\[([^\[\]\n\x60|]*)\]\((\s*(<[^<>\n\x60|]*>|${URL_CHARS}*)(?:\s+(?:"[^"\n\x60|]*"|'[^'\n\x60|]*'|\([^()\n\x60|]*\)))?\s*)\)`,
+  String.raw`(!?)\[(${LABEL})\]\((\s*(<[^<>\n\x60|]*>|${DESTINATION})${TITLE}\s*)\)`,
   "g",
 );
-const BARE_URL = new RegExp(String.raw`(?:[a-z][a-z0-9+.-]*:\/\/|www\.)${URL_CHARS}+`, "gi");
+/** The destination of a link whose text could not be read whole (code in it, deeper brackets). */
+const LINK_TARGET = new RegExp(String.raw`(?<=\]\(\s*<?)(?:${URL_CHARS}|\(${URL_CHARS}*\))+`, "g");
+/** A URL GitHub could link, or an image's target on the line after its `](`: protocol-relative. */
+const BARE_URL = new RegExp(
+  String.raw`(?:[a-z][a-z0-9+.-]*:\/\/|www\.|(?<![\w:/])\/\/(?=[\w-]))${URL_CHARS}+`,
+  "gi",
+);
 
 /** Free prose text: `&` and `<` shown as written, mentions defused. */
 function escapeProse(text: string): string {
@@ -208,6 +218,7 @@ function defuseProse(
     if (!onOwnHost(target, audience)) return code(whole);
     return [{ text: `${bang}[${escapeProse(label)}](${inside})`, kept: true }];
   });
+  pieces = carve(pieces, LINK_TARGET, (m) => (onOwnHost(m[0], audience) ? undefined : code(m[0])));
   pieces = carve(pieces, BARE_URL, (m) => {
     const url = m[0].replace(/[.,;:!?*_~]+$/, "");
     const target = /^www\./i.test(url) ? `https://${url}` : url;
@@ -244,7 +255,7 @@ function defuseCode(text: string, audience: Audience): string {
       .replace(BARE_URL, (url) => {
         const target = /^www\./i.test(url) ? `https://${url}` : url;
         if (onOwnHost(target, audience)) return url;
-        return /^www\./i.test(url) ? `www${ZWSP}${url.slice(3)}` : url.replace("://", `:${ZWSP}//`);
+        return /^www\./i.test(url) ? `www${ZWSP}${url.slice(3)}` : url.replace("//", `/${ZWSP}/`);
       }),
   );
 }

@@ -79,6 +79,17 @@ describe("defuseMarkdown: attack → what GitHub receives", () => {
     ["![a][r]\n\n[r]: https://evil.example/p", "![a][r]\n\n`[r]: https://evil.example/p`"],
     ["[r]:\nhttps://evil.example/p", "`[r]:`\n`https://evil.example/p`"],
     ["| a | [x](https://evil.example/p|q) |", "| a | [x](`https://evil.example/p`|q) |"],
+    [
+      "![a [b]](//evil.example/p) [j](javascript:alert(1))",
+      "`![a [b]](//evil.example/p)` `[j](javascript:alert(1))`",
+    ],
+    ["![`x`](//evil.example/p)", "![`x`](``//evil.example/p``)"],
+    ["![a](\n//evil.example/p)", "![a](\n`//evil.example/p`)"],
+    ["[x]: <https://evil.example/p>\n![x]", "`[x]: <https://evil.example/p>`\n![x]"],
+    [
+      "[a](https://evil.example/x_(y)) [b](docs/a_(b).md)",
+      "`[a](https://evil.example/x_(y))` [b](docs/a_(b).md)",
+    ],
     // Code: kept as written where GitHub must read it as code, defused invisibly otherwise.
     [
       "```\n![](https://evil.example/p) @bob <b>\n```",
@@ -86,14 +97,14 @@ describe("defuseMarkdown: attack → what GitHub receives", () => {
     ],
     [
       "inline `![](https://evil.example/p) @bob <b>` end",
-      "inline `![]Z(https:Z//evil.example/p) @Zbob <Zb>` end",
+      "inline `![]Z(https:/Z/evil.example/p) @Zbob <Zb>` end",
     ],
     ["\\`![](https://evil.example/p)`", "\\`Z``![](https://evil.example/p)``Z`"],
-    ["`a|b` x `![](https://evil.example/p)`", "`a|b` x `![]Z(https:Z//evil.example/p)`"],
+    ["`a|b` x `![](https://evil.example/p)`", "`a|b` x `![]Z(https:/Z/evil.example/p)`"],
     ["`a\n![](https://evil.example/p)`", "`a\n``![](https://evil.example/p)``Z`"],
     [
       "- a\n  ```\n![](https://evil.example/q)\n```\n![](https://evil.example/r)\n```",
-      "- a\n  ```\n![]Z(https:Z//evil.example/q)\n```\n````![](https://evil.example/r)````\n```\n```",
+      "- a\n  ```\n![]Z(https:/Z/evil.example/q)\n```\n````![](https://evil.example/r)````\n```\n```",
     ],
     ["````md\n```\n![](https://evil.example/p)", "````md\n```\n![](https://evil.example/p)\n````"],
     ["```\n<b> &amp; ok\n```\nafter <i> & more", "```\n<b> &amp; ok\n```\nafter &lt;i> &amp; more"],
