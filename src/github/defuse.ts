@@ -47,8 +47,13 @@ export function audienceOf(task: Pick<Task, "thread">, runUrl: string): Audience
 
 // ---- What counts as outside -------------------------------------------------------------------
 
-/** Whether a link or image target stays on the repository's own GitHub host (relative ones do). */
+/**
+ * Whether a link or image target stays on the repository's own GitHub host (relative ones do).
+ * A target with a character reference or a backslash escape is outside: Markdown decodes those
+ * (`https&#58;//host`, `https\://host`) before the browser reads the URL.
+ */
 export function onOwnHost(target: string, audience: Audience): boolean {
+  if (/[&\\]/.test(target)) return false;
   try {
     const base = `https://${audience.host}/${audience.owner}/${audience.repo}/`;
     const url = new URL(target.replace(/^<|>$/g, ""), base);
@@ -70,8 +75,8 @@ function sameRepository(owner: string | undefined, repo: string | undefined, a: 
 // ---- Closing keywords -------------------------------------------------------------------------
 
 const KEYWORD = String.raw`(?<![A-Za-z0-9_])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)`;
-/** Between keyword and reference: spaces, line breaks, a colon, emphasis marks. */
-const SEPARATOR = String.raw`(?:[\s:*_~]+|(?=[#\[]))`;
+/** Between keyword and reference: spaces, line breaks, a colon, emphasis, a parenthesis, escapes. */
+const SEPARATOR = String.raw`(?:[\s:*_~(\\]+|(?=[#\[]))`;
 const URL_CHARS = String.raw`[^\s<>\x60|()\[\]"']`;
 const REFERENCE = [
   String.raw`\[[^\]\n\x60]*\]\(\s*${URL_CHARS}*\s*\)`,

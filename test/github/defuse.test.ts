@@ -45,6 +45,7 @@ describe("defuseMarkdown: attack → what GitHub receives", () => {
     ],
     ["Fixes\n#99", "Fixes\n#Z99"],
     ["prefixes #99 and see #99", "prefixes #99 and see #99"],
+    ["Fixes \\#99 (fixes #98) fixes **#97**", "Fixes \\Z`#99` (fixes `#98`) fixes **`#97`**"],
     ["```\nFixes #99\n```", "```\nFixes #Z99\n```"],
     // Mentions, in every spelling.
     ["thanks @bob, @org/team; mail a@b.com", "thanks @Zbob, @Zorg/team; mail a@b.com"],
@@ -84,6 +85,14 @@ describe("defuseMarkdown: attack → what GitHub receives", () => {
       "`![a [b]](//evil.example/p)` `[j](javascript:alert(1))`",
     ],
     ["![`x`](//evil.example/p)", "![`x`](``//evil.example/p``)"],
+    [
+      "![a](https&#58;//evil.example/p) ![b](https\\://evil.example/p)",
+      "`![a](https&#58;//evil.example/p)` `![b](https\\://evil.example/p)`",
+    ],
+    [
+      "![a](<ht\ttps://evil.example/p>) ![b](http:evil.example/p)",
+      "`![a](<ht\ttps://evil.example/p>)` `![b](http:evil.example/p)`",
+    ],
     ["![a](\n//evil.example/p)", "![a](\n`//evil.example/p`)"],
     ["[x]: <https://evil.example/p>\n![x]", "`[x]: <https://evil.example/p>`\n![x]"],
     [
