@@ -342,6 +342,8 @@ export function defuseInline(line: string, audience: Audience): string {
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 
+type LineKind = "kept" | "code" | "prose";
+
 /**
  * Someone else's Markdown (the model's summary), made safe to post: fenced code kept as written
  * where GitHub must read it as we do (a fence at the margin, or indented by one space: no list item
@@ -353,7 +355,7 @@ const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
  */
 export function defuseMarkdown(markdown: string, audience: Audience): string {
   const lines = markdown.split("\n");
-  const kinds = fenceKinds(lines);
+  const { kinds, open } = fenceKinds(lines);
   // The code spans made in prose need fences longer than any backtick run GitHub may read inline.
   const context = lines.filter((_, index) => kinds[index] !== "kept").join("\n");
   const out = lines.map((line, index) => {
@@ -362,7 +364,6 @@ export function defuseMarkdown(markdown: string, audience: Audience): string {
     if (kind === "code") return defuseCode(line, audience);
     return defuseLine(line, audience, context);
   });
-  const open = kinds.open;
   if (open !== undefined) out.push(open);
   return neutraliseClosing(out.join("\n"), audience, false);
 }
@@ -371,8 +372,8 @@ export function defuseMarkdown(markdown: string, audience: Audience): string {
  * Each line's part in the document: `kept` in a fence GitHub must read as we do, `code` in a fence
  * it might read otherwise, `prose` elsewhere; `open` is the closing fence an unclosed block needs.
  */
-function fenceKinds(lines: readonly string[]): ("kept" | "code" | "prose")[] & { open?: string } {
-  const kinds: ("kept" | "code" | "prose")[] & { open?: string } = [];
+function fenceKinds(lines: readonly string[]): { kinds: LineKind[]; open?: string } {
+  const kinds: LineKind[] = [];
   let fence: { char: string; length: number; indent: string } | null = null;
   let trusted = true;
   for (const line of lines) {
@@ -399,8 +400,9 @@ function fenceKinds(lines: readonly string[]): ("kept" | "code" | "prose")[] & {
     )
       fence = null;
   }
-  if (fence !== null) kinds.open = `${fence.indent}${fence.char.repeat(fence.length)}`;
-  return kinds;
+  return fence === null
+    ? { kinds }
+    : { kinds, open: `${fence.indent}${fence.char.repeat(fence.length)}` };
 }
 
 /**
