@@ -19,7 +19,7 @@ export interface Finding {
   kind: string;
 }
 
-interface Pattern {
+export interface Pattern {
   kind: string;
   regex: RegExp;
   /** Real keys are random: placeholders like `ghp_xxxx…` or kebab-case names are not. */
@@ -28,7 +28,7 @@ interface Pattern {
   example?: RegExp;
 }
 
-const PATTERNS: readonly Pattern[] = [
+export const PATTERNS: readonly Pattern[] = [
   {
     kind: "GitHub token",
     regex: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
@@ -62,9 +62,9 @@ const PATTERNS: readonly Pattern[] = [
 const KNOWN = "a secret pitcrew holds";
 const KNOWN_BASE64 = "a secret pitcrew holds, base64-encoded";
 /** Shorter values would match ordinary text; the harness's own secrets are all far longer. */
-const MIN_KNOWN_LENGTH = 8;
+export const MIN_KNOWN_LENGTH = 8;
 
-function looksRandom(value: string): boolean {
+export function looksRandom(value: string): boolean {
   return /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
 }
 
