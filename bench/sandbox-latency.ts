@@ -8,7 +8,7 @@
  * goes. Method follows docs/research sandbox.md §5: warm-up, then N runs, min/p10/median/p90.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { findBwrap } from "../src/sandbox/probe.ts";
@@ -282,21 +282,15 @@ export async function run(options: BenchOptions): Promise<void> {
         timeoutMs: TIMEOUT_MS,
         outputBytes: OUTPUT_BYTES,
       });
-    const contained = (argv: string[], env: Record<string, string>, seccompFile?: string) => {
-      return async (): Promise<RunResult> => {
-        const fd3 = seccompFile ? openSync(seccompFile, "r") : undefined;
-        try {
-          return await runContained({
-            argv,
-            env,
-            fd3,
-            timeoutMs: TIMEOUT_MS,
-            outputBytes: OUTPUT_BYTES,
-          });
-        } finally {
-          if (fd3 !== undefined) closeSync(fd3);
-        }
-      };
+    const contained = (argv: string[], env: Record<string, string>, seccomp?: Buffer) => {
+      return (): Promise<RunResult> =>
+        runContained({
+          argv,
+          env,
+          fd3Data: seccomp,
+          timeoutMs: TIMEOUT_MS,
+          outputBytes: OUTPUT_BYTES,
+        });
     };
 
     const probe = box.probe;
@@ -308,7 +302,7 @@ export async function run(options: BenchOptions): Promise<void> {
       `  host: linux ${release()} ${process.arch}, ${cpus().length} CPUs, node ${process.version}, uid ${process.getuid?.() ?? "?"}; bwrap ${probe?.version ?? "?"} at ${probe?.bwrapPath ?? "?"}`,
     );
     out(
-      `  policy: DEFAULT_SETTINGS, backend bwrap; prepared argv has ${sample.argv.length} words (${binds} binds, ${tmpfs} tmpfs, seccomp ${sample.seccompFile ? "on" : "off"}), ${policy.readOnly.length} protected paths, ${policy.overlays.length} git config overlays`,
+      `  policy: DEFAULT_SETTINGS, backend bwrap; prepared argv has ${sample.argv.length} words (${binds} binds, ${tmpfs} tmpfs, seccomp ${sample.seccomp ? "on" : "off"}), ${policy.readOnly.length} protected paths, ${policy.overlays.length} git config overlays`,
     );
     out(
       `  workspace: temporary git repository, grep tree of ${files} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB (setup ${((performance.now() - setupStarted) / 1000).toFixed(1)} s)`,
@@ -353,7 +347,7 @@ export async function run(options: BenchOptions): Promise<void> {
         run: contained(
           bwrapOnly(truePrepared.argv, trueArgv, true),
           truePrepared.env,
-          truePrepared.seccompFile,
+          truePrepared.seccomp,
         ),
       },
     ];

@@ -1,8 +1,8 @@
 /**
  * Runs one prepared command line (a backend's wrapper argv) with a wall-clock timeout that kills
- * the whole tree, output read under a byte ceiling, and only descriptors 0-2 (plus one extra,
- * the seccomp filter) passed on. It knows nothing of policies: backends hand it an argv and an
- * environment.
+ * the whole tree, output read under a byte ceiling, and only descriptors 0-2 (plus one extra, a
+ * fresh pipe carrying the seccomp filter) passed on. It knows nothing of policies: backends hand
+ * it an argv and an environment.
  */
 import { spawn } from "node:child_process";
 import type { StdioOptions } from "node:child_process";
@@ -23,8 +23,11 @@ export interface SpawnSpec {
   stdin?: string | Buffer;
   /** Pass the caller's terminal through instead of capturing (the CLI). */
   inheritStdio?: boolean;
-  /** An open descriptor handed to the child as fd 3 (bwrap's `--seccomp 3`). */
-  fd3?: number;
+  /**
+   * Bytes the child reads from descriptor 3 (bwrap's `--seccomp 3`): written into a fresh pipe
+   * made for this spawn, never a file a command could have rewritten since the last one.
+   */
+  fd3Data?: Buffer;
   timeoutMs: number;
   outputBytes: number;
   signal?: AbortSignal;
@@ -113,7 +116,7 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
   const stdinMode = spec.inheritStdio ? "inherit" : spec.stdin === undefined ? "ignore" : "pipe";
   const outMode = spec.inheritStdio ? "inherit" : "pipe";
   const stdio: StdioOptions = [stdinMode, outMode, outMode];
-  if (spec.fd3 !== undefined) stdio.push(spec.fd3);
+  if (spec.fd3Data !== undefined) stdio.push("pipe");
 
   const started = performance.now();
   const stdout = new OutputCapture(spec.outputBytes);
@@ -152,6 +155,13 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
         // the command did not read all of its input; that is its business
       });
       child.stdin.end(spec.stdin);
+    }
+    const fd3 = child.stdio[3];
+    if (spec.fd3Data !== undefined && fd3 && "end" in fd3) {
+      fd3.on("error", () => {
+        // the wrapper ended before reading it; its exit status says why
+      });
+      fd3.end(spec.fd3Data);
     }
 
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {

@@ -3,19 +3,12 @@
  * backend (failing closed), and returns a `Sandbox` whose `run` executes one command under that
  * policy. Backends differ only in how they wrap the command line.
  */
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  rmdirSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PitcrewError } from "../errors.ts";
 import { bwrapArgs } from "./bwrap.ts";
+import { isInside } from "./policy.ts";
 import type { BackendName, Policy, SandboxSettings } from "./policy.ts";
 import { probeBwrap } from "./probe.ts";
 import type { ProbeResult } from "./probe.ts";
@@ -41,8 +34,12 @@ export interface CommandRequest {
 /** The wrapper command line for one request, as the backend builds it. */
 export interface Prepared {
   argv: string[];
-  /** bwrap's seccomp filter file, opened fresh per spawn (bwrap reads the descriptor to its end). */
-  seccompFile?: string;
+  /**
+   * bwrap's seccomp filter, kept in the harness's memory and written into a fresh pipe per spawn:
+   * no file a command could rewrite between two commands (a state folder under a `TMPDIR` inside
+   * the workspace once was one).
+   */
+  seccomp?: Buffer;
   killGroup: boolean;
   env: Record<string, string>;
 }
@@ -59,7 +56,7 @@ export interface Sandbox {
    * tool call id), and returns the path a command reads it at. Throws `sandbox-spill-failed`.
    */
   spill(name: string, text: string): string;
-  /** Removes the session's private files (sanitised configs, the seccomp filter, spill files). */
+  /** Removes the session's private files (sanitised configs, spill files). */
   dispose(): void;
 }
 
@@ -110,10 +107,35 @@ function limitArgs(policy: Policy): string[] {
   return args;
 }
 
+/** The real path of `path`, or null when it does not exist (resolvePolicy then names that). */
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The session's state folder (sanitised git configs, spill files) is the harness's: a command
+ * that could write it could change what the next command is given. Refuses a `TMPDIR` that lies
+ * inside the workspace, the one folder every command may write.
+ */
+function refuseStateInWorkspace(workspace: string): void {
+  const base = realOrNull(tmpdir());
+  const real = realOrNull(workspace);
+  if (base === null || real === null || !isInside(base, real)) return;
+  throw new PitcrewError(
+    "sandbox-state-inside-workspace",
+    `The temporary folder ${base} (TMPDIR) lies inside the workspace ${real}, where every command may write, so the sandbox's own files would not be safe from the agent. Point TMPDIR outside the checkout (on GitHub runners, leave it unset or use RUNNER_TEMP).`,
+  );
+}
+
 export async function createSandbox(
   settings: SandboxSettings,
   options: SandboxOptions,
 ): Promise<Sandbox> {
+  refuseStateInWorkspace(options.workspace);
   const stateDir = mkdtempSync(join(tmpdir(), "pitcrew-sandbox-"));
   try {
     const policy = resolvePolicy(settings, {
@@ -131,8 +153,7 @@ export async function createSandbox(
       });
       const bwrapPath = probe.bwrapPath;
       const arch = hostSeccompArch();
-      const seccompFile = arch ? join(stateDir, "seccomp.bpf") : undefined;
-      if (arch && seccompFile) writeFileSync(seccompFile, seccompFilter(arch), { mode: 0o600 });
+      const seccomp = arch ? seccompFilter(arch) : undefined;
       wrap = (request) => ({
         argv: [
           "prlimit",
@@ -142,10 +163,10 @@ export async function createSandbox(
           ...bwrapArgs(policy, {
             argv: request.argv,
             cwd: request.cwd,
-            seccompFd: seccompFile ? 3 : undefined,
+            seccompFd: seccomp ? 3 : undefined,
           }),
         ],
-        seccompFile,
+        seccomp,
         killGroup: false,
         env: BWRAP_ENV,
       });
@@ -185,23 +206,18 @@ export async function createSandbox(
       async run(request) {
         verifyProtected(policy);
         const prepared = wrap(request);
-        const fd3 = prepared.seccompFile ? openSync(prepared.seccompFile, "r") : undefined;
-        try {
-          return await runContained({
-            argv: prepared.argv,
-            env: prepared.env,
-            cwd: policy.backend === "bwrap" ? undefined : (request.cwd ?? policy.workspace),
-            stdin: request.stdin,
-            inheritStdio: request.inheritStdio,
-            fd3,
-            timeoutMs: request.timeoutMs ?? policy.timeoutMs,
-            outputBytes: policy.limits.outputBytes,
-            signal: request.signal,
-            killGroup: prepared.killGroup,
-          });
-        } finally {
-          if (fd3 !== undefined) closeSync(fd3);
-        }
+        return runContained({
+          argv: prepared.argv,
+          env: prepared.env,
+          cwd: policy.backend === "bwrap" ? undefined : (request.cwd ?? policy.workspace),
+          stdin: request.stdin,
+          inheritStdio: request.inheritStdio,
+          fd3Data: prepared.seccomp,
+          timeoutMs: request.timeoutMs ?? policy.timeoutMs,
+          outputBytes: policy.limits.outputBytes,
+          signal: request.signal,
+          killGroup: prepared.killGroup,
+        });
       },
       spill(name, text) {
         const fail = (reason: string, cause?: unknown): PitcrewError =>

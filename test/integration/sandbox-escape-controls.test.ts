@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import {
   appendFileSync,
-  closeSync,
   constants,
   openSync,
   readFileSync,
@@ -140,26 +139,28 @@ function adding(workspace: string, ...added: Option[]): (options: Option[]) => O
 }
 
 /** Runs a prepared (weakened) argv the way the sandbox does: bwrap's env, fd 3 for seccomp. */
-async function runPrepared(prepared: Prepared, timeoutMs = 20_000): Promise<RunResult> {
-  const fd3 =
-    prepared.seccompFile && prepared.argv.includes("--seccomp")
-      ? openSync(prepared.seccompFile, "r")
-      : undefined;
-  try {
-    return await runContained({
-      argv: prepared.argv,
-      env: prepared.env,
-      fd3,
-      timeoutMs,
-      outputBytes: 1024 * 1024,
-    });
-  } finally {
-    if (fd3 !== undefined) closeSync(fd3);
-  }
+function runPrepared(prepared: Prepared, timeoutMs = 20_000): Promise<RunResult> {
+  return runContained({
+    argv: prepared.argv,
+    env: prepared.env,
+    fd3Data: prepared.argv.includes("--seccomp") ? prepared.seccomp : undefined,
+    timeoutMs,
+    outputBytes: 1024 * 1024,
+  });
 }
 
 function sh(script: string): string[] {
   return ["bash", "--noprofile", "--norc", "-c", script];
+}
+
+/**
+ * The filter of `prepared` in a file under the layout, for the controls that start bwrap from a
+ * shell (`3<file`): the sandbox itself hands it over a fresh pipe.
+ */
+function seccompFileOf(layout: RunnerLayout, prepared: Prepared): string {
+  const file = join(layout.root, "tools", "seccomp.bpf");
+  writeFileSync(file, prepared.seccomp ?? Buffer.alloc(0));
+  return file;
 }
 
 function shellQuote(text: string): string {
@@ -313,7 +314,7 @@ print(s.recv(100).decode().strip())
     for (const [name, edit, injects] of variants) {
       const prepared = weaken(sandbox, ["python3", layout.tools.tiocsti], edit);
       const seccomp = prepared.argv.includes("--seccomp")
-        ? ` 3<${shellQuote(prepared.seccompFile ?? "")}`
+        ? ` 3<${shellQuote(seccompFileOf(layout, prepared))}`
         : "";
       const inner = `${prepared.argv.map(shellQuote).join(" ")}${seccomp}; read -t 0.5 -r line; echo "AFTER[$line]"`;
       const result = await hostRun(["script", "-qec", inner, "/dev/null"], {
@@ -395,7 +396,7 @@ echo planted`),
       {
         env: {
           ...(process.env as Record<string, string>),
-          SECCOMP: prepared.seccompFile ?? "/dev/null",
+          SECCOMP: seccompFileOf(layout, prepared),
           KEY: layout.files.sshKey,
         },
       },

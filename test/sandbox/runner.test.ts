@@ -142,16 +142,19 @@ describe("runContained: status, signals, stdin", () => {
     assert.equal(result.exitCode, 0);
   });
 
-  test("fd3 hands an open descriptor to the child as descriptor 3", async () => {
-    const file = join(root, "fd3");
-    writeFileSync(file, "via fd 3");
-    const fd = openSync(file, "r");
-    try {
-      const result = await runContained(spec(["sh", "-c", "cat <&3"], { fd3: fd }));
-      assert.equal(result.stdout.text, "via fd 3");
-    } finally {
-      closeSync(fd);
-    }
+  test("fd3Data reaches the child through a fresh pipe on descriptor 3, read to its end", async () => {
+    const data = Buffer.from("via fd 3");
+    const first = await runContained(
+      spec(
+        ["sh", "-c", 'cat <&3; echo; [ -p /dev/fd/3 ] || [ -S /dev/fd/3 ] && echo "not a file"'],
+        {
+          fd3Data: data,
+        },
+      ),
+    );
+    assert.equal(first.stdout.text, "via fd 3\nnot a file\n");
+    const second = await runContained(spec(["sh", "-c", "cat <&3"], { fd3Data: data }));
+    assert.equal(second.stdout.text, "via fd 3", "each spawn gets its own pipe");
   });
 
   test("a program that does not exist: sandbox-start-failed naming it", async () => {
