@@ -12,6 +12,11 @@ export interface BwrapCommand {
   cwd?: string;
   /** File descriptor number (in bwrap) carrying the seccomp filter, when one is passed. */
   seccompFd?: number;
+  /**
+   * Host unix sockets the command would see (host-sockets.ts), each covered with `/dev/null`: a
+   * read-only bind does not stop `connect()`, a file that is no socket does.
+   */
+  maskedSockets?: readonly string[];
 }
 
 export const BWRAP_HOSTNAME = "pitcrew-sandbox";
@@ -62,6 +67,8 @@ export function bwrapArgs(policy: Policy, command: BwrapCommand): string[] {
   ].sort((a, b) => depth(a.path) - depth(b.path));
   for (const { op, path } of protectedMounts) args.push(op, path, path);
   for (const { source, target } of policy.overlays) args.push("--ro-bind", source, target);
+  // Last of the binds, so no later one shows a socket again (one in the workspace or a cache).
+  for (const socket of command.maskedSockets ?? []) args.push("--ro-bind", "/dev/null", socket);
   for (const hidden of policy.hidden) args.push("--remount-ro", hidden);
   args.push("--chdir", command.cwd ?? policy.workspace);
   if (command.seccompFd !== undefined) args.push("--seccomp", String(command.seccompFd));

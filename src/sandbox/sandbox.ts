@@ -10,6 +10,7 @@ import { PitcrewError } from "../errors.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import { isInside } from "./policy.ts";
 import type { BackendName, Policy, SandboxSettings } from "./policy.ts";
+import { hostSocketPaths, socketMasks } from "./host-sockets.ts";
 import { probeBwrap } from "./probe.ts";
 import type { ProbeResult } from "./probe.ts";
 import { resolvePolicy, verifyProtected } from "./resolve.ts";
@@ -164,6 +165,7 @@ export async function createSandbox(
             argv: request.argv,
             cwd: request.cwd,
             seccompFd: seccomp ? 3 : undefined,
+            maskedSockets: socketMasks(policy, hostSocketPaths()),
           }),
         ],
         seccomp,
