@@ -64,6 +64,12 @@ export interface Limits {
   addressSpaceBytes: number;
   /** Bytes kept from each of stdout and stderr (head and tail); the middle of a flood is dropped. */
   outputBytes: number;
+  /**
+   * Free space kept on the workspace's filesystem: a command whose writes take it below this is
+   * killed (`disk-reserve-reached`), so the push and the notes upload after it still have room.
+   * 0: no reserve.
+   */
+  diskReserveBytes: number;
 }
 
 const MiB = 1024 * 1024;
@@ -117,6 +123,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
     // front, so a tight cap breaks ordinary builds; this one stops runaway allocations only.
     addressSpaceBytes: 32 * GiB,
     outputBytes: 4 * MiB,
+    diskReserveBytes: 1 * GiB,
   },
   tmpfsBytes: { tmp: 1 * GiB, devShm: 256 * MiB, home: 1 * GiB },
 };

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import type { StdioOptions } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, statfsSync } from "node:fs";
 import { constants } from "node:os";
 import { PitcrewError } from "../errors.ts";
 import { closeInheritedFds } from "./fds.ts";
@@ -33,6 +33,8 @@ export interface SpawnSpec {
   signal?: AbortSignal;
   /** Start a new process group and kill all of it (backends without a PID namespace). */
   killGroup?: boolean;
+  /** Kill the command when its writes leave less than `freeBytes` free on `path`'s filesystem. */
+  diskReserve?: { path: string; freeBytes: number };
 }
 
 export interface RunResult {
@@ -41,6 +43,8 @@ export interface RunResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   cancelled: boolean;
+  /** Killed because its writes took the disk below `SpawnSpec.diskReserve` (absent: it was not). */
+  diskReserveReached?: boolean;
   durationMs: number;
   stdout: CapturedOutput;
   stderr: CapturedOutput;
@@ -49,6 +53,43 @@ export interface RunResult {
 const EMPTY: CapturedOutput = { text: "", bytes: 0, truncated: false };
 /** After the main process exits, how long to wait for its pipes to drain. */
 const DRAIN_MS = 200;
+/** How often the disk reserve is checked while a command runs. */
+const DISK_POLL_MS = 25;
+/**
+ * What a command may still take once the disk is below the reserve when it starts: room enough
+ * for `rm`, `git status` and the like, so the agent can clean up what an earlier command wrote.
+ */
+export const DISK_GRACE_BYTES = 32 * 1024 * 1024;
+
+/** Bytes an unprivileged process may still write on `path`'s filesystem; null if unknown. */
+export function freeBytes(path: string): number | null {
+  try {
+    const stats = statfsSync(path);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calls `stop` once the command has taken the free space on the reserve's filesystem below both
+ * the reserve and what was free at its start (less the grace). Returns the function that ends
+ * the watch.
+ */
+function watchDisk(reserve: SpawnSpec["diskReserve"], stop: () => void): () => void {
+  if (reserve === undefined || reserve.freeBytes <= 0) return () => undefined;
+  const atStart = freeBytes(reserve.path);
+  if (atStart === null) return () => undefined;
+  const floor = Math.min(reserve.freeBytes, atStart - DISK_GRACE_BYTES);
+  const timer = setInterval(() => {
+    const free = freeBytes(reserve.path);
+    if (free !== null && free < floor) {
+      clearInterval(timer);
+      stop();
+    }
+  }, DISK_POLL_MS);
+  return () => clearInterval(timer);
+}
 
 /** Exit status in the shell's convention: the code, or 128 + signal number. */
 export function shellStatus(result: Pick<RunResult, "exitCode" | "signal">): number {
@@ -131,6 +172,7 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
     });
     let timedOut = false;
     let cancelled = false;
+    let diskReserveReached = false;
     let settled = false;
 
     const kill = (): void => {
@@ -145,6 +187,10 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
       cancelled = true;
       kill();
     };
+    const endDiskWatch = watchDisk(spec.diskReserve, () => {
+      diskReserveReached = true;
+      kill();
+    });
     if (spec.signal?.aborted) onAbort();
     spec.signal?.addEventListener("abort", onAbort, { once: true });
 
@@ -168,6 +214,7 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      endDiskWatch();
       spec.signal?.removeEventListener("abort", onAbort);
       // Anything left in the group (background jobs) goes with the command.
       if (spec.killGroup && child.pid !== undefined) {
@@ -182,6 +229,7 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
         signal,
         timedOut,
         cancelled,
+        ...(diskReserveReached ? { diskReserveReached } : {}),
         durationMs: performance.now() - started,
         stdout: spec.inheritStdio ? EMPTY : stdout.result(),
         stderr: spec.inheritStdio ? EMPTY : stderr.result(),
@@ -190,6 +238,7 @@ export function runContained(spec: SpawnSpec): Promise<RunResult> {
 
     child.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      endDiskWatch();
       settled = true;
       reject(
         new PitcrewError("sandbox-start-failed", `Could not start ${program}: ${error.message}.`, {

@@ -95,6 +95,15 @@ function writeSpillFile(folder: string, name: string, text: string): string {
   throw new Error(`100 spill files named after ${name} exist already`);
 }
 
+/**
+ * The named result a command stopped by the disk reserve ends with (on its stderr, which the
+ * agent reads): what happened, and what to do.
+ */
+export function diskReserveNotice(reserveBytes: number): string {
+  const mib = Math.round(reserveBytes / (1024 * 1024));
+  return `\n[disk-reserve-reached: the command was killed because the disk holding the workspace was down to less than ${mib} MiB free, which pitcrew keeps for the push and the run's notes. What it wrote is still there: delete what is not needed (build outputs, caches, large generated files) with rm, then run it again writing less.]\n`;
+}
+
 /** bwrap itself starts with this environment only: its PID 1 keeps it, readable inside. */
 const BWRAP_ENV = { PATH: "/usr/bin:/bin" };
 
@@ -208,7 +217,7 @@ export async function createSandbox(
       async run(request) {
         verifyProtected(policy);
         const prepared = wrap(request);
-        return runContained({
+        const result = await runContained({
           argv: prepared.argv,
           env: prepared.env,
           cwd: policy.backend === "bwrap" ? undefined : (request.cwd ?? policy.workspace),
@@ -219,7 +228,12 @@ export async function createSandbox(
           outputBytes: policy.limits.outputBytes,
           signal: request.signal,
           killGroup: prepared.killGroup,
+          diskReserve: { path: policy.workspace, freeBytes: policy.limits.diskReserveBytes },
         });
+        if (!result.diskReserveReached) return result;
+        const notice = diskReserveNotice(policy.limits.diskReserveBytes);
+        if (request.inheritStdio) process.stderr.write(notice);
+        return { ...result, stderr: { ...result.stderr, text: result.stderr.text + notice } };
       },
       spill(name, text) {
         const fail = (reason: string, cause?: unknown): PitcrewError =>

@@ -6,12 +6,13 @@
  * re-read from a file a command could rewrite, and the state folder never lies in the workspace.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -23,7 +24,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
-import { runContained } from "../../src/sandbox/runner.ts";
+import { freeBytes, runContained } from "../../src/sandbox/runner.ts";
 import { createSandbox } from "../../src/sandbox/sandbox.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { hostSeccompArch, seccompFilter } from "../../src/sandbox/seccomp.ts";
@@ -333,5 +334,80 @@ describe("escape battery: the harness's own files (T56–T57)", needsBwrap(), ()
       else process.env.TMPDIR = saved;
       rmSync(inside, { recursive: true, force: true });
     }
+  });
+});
+
+describe("escape battery: the disk reserve (T58–T59)", needsBwrap(), () => {
+  let root: string;
+  let workspace: string;
+  /** As root the workspace is a small tmpfs of its own, so the disk can really be filled. */
+  let mounted = false;
+  const MiB = 1024 * 1024;
+  before(() => {
+    root = realpathSync(mkdtempSync("/var/tmp/pitcrew-escape-disk-"));
+    workspace = join(root, "ws");
+    mkdirSync(workspace);
+    mkdirSync(join(root, "home"));
+    if (process.getuid?.() === 0) {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=512m", "tmpfs", workspace]);
+      mounted = true;
+    }
+  });
+  after(() => {
+    if (mounted) execFileSync("umount", [workspace]);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function open(diskReserveBytes: number): Promise<Sandbox> {
+    return createSandbox(
+      {
+        ...DEFAULT_SETTINGS,
+        backend: "bwrap",
+        homeReadOnly: [],
+        timeoutMs: 60_000,
+        limits: { ...DEFAULT_SETTINGS.limits, diskReserveBytes },
+      },
+      { workspace, env: { HOME: join(root, "home"), PATH: SANDBOX_PATH }, allowSetup: false },
+    );
+  }
+
+  /** A writer that would fill any disk this test uses on its own: 1 GiB. */
+  const FILL = `head -c 1G /dev/zero > big; echo "finished=$?"`;
+
+  test("T58 a command that writes past the reserve is killed with disk-reserve-reached", async (t) => {
+    const free = freeBytes(workspace) ?? 0;
+    // The reserve sits 64 MiB below what is free now: the writer crosses it early.
+    const sandbox = await open(free - 64 * MiB);
+    t.after(() => sandbox.dispose());
+    const result = await bash(sandbox, FILL);
+    assert.equal(result.diskReserveReached, true, result.stderr.text);
+    assert.equal(result.signal, "SIGKILL");
+    assert.doesNotMatch(result.stdout.text, /finished=/);
+    assert.match(
+      result.stderr.text,
+      /\[disk-reserve-reached: .* MiB free.*delete what is not needed/,
+    );
+    assert.doesNotMatch(result.stderr.text, /No space left on device/);
+    const left = freeBytes(workspace) ?? 0;
+    assert.ok(left > 0 && left < free - 64 * MiB, `free: ${free} before, ${left} after`);
+
+    // The next command still runs (below the reserve now) and can clean up.
+    const next = await bash(sandbox, "rm big && echo cleaned");
+    assert.equal(next.stdout.text, "cleaned\n", next.stderr.text);
+    assert.equal(next.diskReserveReached, undefined);
+    const small = await bash(sandbox, "head -c 8M /dev/zero > small && rm small && echo ok");
+    assert.equal(small.stdout.text, "ok\n", small.stderr.text);
+  });
+
+  test("T59 control: without the reserve the same command fills the disk (root: a tmpfs of its own)", async (t) => {
+    if (!mounted) return t.skip("filling a disk needs a filesystem of the test's own (root only)");
+    const sandbox = await open(0);
+    t.after(() => sandbox.dispose());
+    const result = await bash(sandbox, FILL);
+    assert.equal(result.diskReserveReached, undefined);
+    assert.match(result.stdout.text, /finished=1/);
+    assert.match(result.stderr.text, /No space left on device/);
+    assert.equal(freeBytes(workspace), 0);
+    rmSync(join(workspace, "big"));
   });
 });
