@@ -8,9 +8,12 @@
  * goes. Method follows docs/research sandbox.md §5: warm-up, then N runs, min/p10/median/p90.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import type { Server } from "node:net";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
+import { hostSocketPaths } from "../src/sandbox/host-sockets.ts";
 import { findBwrap } from "../src/sandbox/probe.ts";
 import { DEFAULT_SETTINGS } from "../src/sandbox/policy.ts";
 import { runContained } from "../src/sandbox/runner.ts";
@@ -50,6 +53,8 @@ const MINIMAL_BWRAP = [
   "/proc",
 ];
 const OUTPUT_BYTES = DEFAULT_SETTINGS.limits.outputBytes;
+/** Host listeners on pathname sockets while the cover is measured, so there is something to mask. */
+const HOST_SOCKETS = 16;
 
 export interface Stats {
   n: number;
@@ -229,6 +234,16 @@ function bwrapOnly(prepared: string[], command: readonly string[], seccomp: bool
   return [...argv.slice(0, separator - 2), ...argv.slice(separator)];
 }
 
+/** `argv` without its host-socket masks (`--ro-bind /dev/null <socket>`). */
+function withoutMasks(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let at = 0; at < argv.length; at++) {
+    if (argv[at] === "--ro-bind" && argv[at + 1] === "/dev/null") at += 2;
+    else kept.push(argv[at] ?? "");
+  }
+  return kept;
+}
+
 /** prlimit with the policy's limits in front of the bare command. */
 function prlimitOnly(prepared: string[], command: readonly string[]): string[] {
   return [...prepared.slice(0, prepared.indexOf("--") + 1), ...command];
@@ -393,6 +408,47 @@ export async function run(options: BenchOptions): Promise<void> {
       full: gFull,
     });
 
+    // --- the host-socket cover (issue 10 §2): the scan before each command and its masks ---
+    const socketFolder = mkdtempSync("/var/tmp/pitcrew-bench-sockets-");
+    const servers = await Promise.all(
+      Array.from({ length: HOST_SOCKETS }, (_, index) => {
+        const server = createServer();
+        return new Promise<Server>((resolve) =>
+          server.listen(join(socketFolder, `s${index}.sock`), () => resolve(server)),
+        );
+      }),
+    );
+    let cover: { with: Stats; without: Stats; scan: Stats; masks: number };
+    try {
+      const masked = box.prepare({ argv: trueArgv });
+      const unmasked = withoutMasks(masked.argv);
+      const masks = (masked.argv.length - unmasked.length) / 3;
+      const coverMeasured = await measure(
+        [
+          { label: "full (sandbox.run): scan + masks", run: () => box.run({ argv: trueArgv }) },
+          {
+            label: "same argv, no masks, no scan",
+            run: contained(unmasked, masked.env, masked.seccomp),
+          },
+        ],
+        runs,
+        warmup,
+        expectExit0,
+      );
+      const scans: number[] = [];
+      for (let index = 0; index < warmup + runs; index++) {
+        const started = performance.now();
+        hostSocketPaths();
+        if (index >= warmup) scans.push(performance.now() - started);
+      }
+      const [withCover, withoutCover] = coverMeasured.map((m) => m.stats);
+      if (!withCover || !withoutCover) throw new Error("lost a variant");
+      cover = { with: withCover, without: withoutCover, scan: stats(scans), masks };
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      rmSync(socketFolder, { recursive: true, force: true });
+    }
+
     // --- report ---
     for (const result of results) {
       out();
@@ -423,6 +479,27 @@ export async function run(options: BenchOptions): Promise<void> {
     out(line("prlimit + harness (full − bwrap + seccomp)", tFull.median - tBwrapSeccomp.median));
     out(line("  total (full − bare)", tFull.median - tBare.median));
     out(line("prlimit alone, for comparison (prlimit − bare)", tPrlimit.median - tBare.median));
+
+    out();
+    out(
+      `host-socket cover for \`true\` (${HOST_SOCKETS} host listeners in /var/tmp while measured; ${cover.masks} masks in the argv):`,
+    );
+    out(HEADER);
+    out(row("full (sandbox.run): scan + masks", cover.with));
+    out(row("same argv without the masks and the scan", cover.without));
+    out(
+      row(
+        `the scan alone (hostSocketPaths, ${readdirSync("/proc").length} /proc entries)`,
+        cover.scan,
+      ),
+    );
+    out(
+      line(
+        "added by the cover (median with − median without)",
+        cover.with.median - cover.without.median,
+        `, ratio ${(cover.with.median / cover.without.median).toFixed(2)}×`,
+      ),
+    );
 
     out();
     out(`goal: ≤ ${GOAL_ADDED_MS} ms median added per command`);
