@@ -126,7 +126,7 @@ function socketFolders(tag: string): string[] {
   return made;
 }
 
-describe("escape battery: host unix sockets (T50–T55)", needsBwrap(), () => {
+describe("escape battery: host unix sockets (T50–T54)", needsBwrap(), () => {
   const battery = useRunnerLayout();
   let layout: RunnerLayout;
   let sandbox: Sandbox;
