@@ -10,7 +10,7 @@ import { PitcrewError } from "../errors.ts";
 import { bwrapArgs } from "./bwrap.ts";
 import { isInside } from "./policy.ts";
 import type { BackendName, Policy, SandboxSettings } from "./policy.ts";
-import { hostSocketPaths, socketMasks } from "./host-sockets.ts";
+import { hostSocketPaths, lostMaskRace, socketMasks } from "./host-sockets.ts";
 import { probeBwrap } from "./probe.ts";
 import type { ProbeResult } from "./probe.ts";
 import { resolvePolicy, verifyProtected } from "./resolve.ts";
@@ -41,6 +41,8 @@ export interface Prepared {
    * the workspace once was one).
    */
   seccomp?: Buffer;
+  /** The host sockets bwrap covers with /dev/null for this spawn (`host-sockets.ts`). */
+  maskedSockets?: readonly string[];
   killGroup: boolean;
   env: Record<string, string>;
 }
@@ -67,6 +69,8 @@ export interface SandboxOptions {
   log?: { info(message: string): void; warning(message: string): void };
   /** Let the probe use sudo to install bwrap and relax AppArmor (default: yes). */
   allowSetup?: boolean;
+  /** Where the host's listening sockets are read from (default: the kernel's tables). */
+  hostSockets?: () => readonly string[];
 }
 
 /** Spill files a session may hold in all, so a chatty run cannot fill the runner's disk. */
@@ -164,23 +168,28 @@ export async function createSandbox(
       const bwrapPath = probe.bwrapPath;
       const arch = hostSeccompArch();
       const seccomp = arch ? seccompFilter(arch) : undefined;
-      wrap = (request) => ({
-        argv: [
-          "prlimit",
-          ...limitArgs(policy),
-          "--",
-          bwrapPath,
-          ...bwrapArgs(policy, {
-            argv: request.argv,
-            cwd: request.cwd,
-            seccompFd: seccomp ? 3 : undefined,
-            maskedSockets: socketMasks(policy, hostSocketPaths()),
-          }),
-        ],
-        seccomp,
-        killGroup: false,
-        env: BWRAP_ENV,
-      });
+      const listSockets = options.hostSockets ?? hostSocketPaths;
+      wrap = (request) => {
+        const maskedSockets = socketMasks(policy, listSockets());
+        return {
+          argv: [
+            "prlimit",
+            ...limitArgs(policy),
+            "--",
+            bwrapPath,
+            ...bwrapArgs(policy, {
+              argv: request.argv,
+              cwd: request.cwd,
+              seccompFd: seccomp ? 3 : undefined,
+              maskedSockets,
+            }),
+          ],
+          seccomp,
+          maskedSockets,
+          killGroup: false,
+          env: BWRAP_ENV,
+        };
+      };
     } else if (policy.backend === "seatbelt") {
       const tmp = join(stateDir, "tmp");
       mkdirSync(tmp, { mode: 0o700 });
@@ -216,20 +225,26 @@ export async function createSandbox(
       prepare: wrap,
       async run(request) {
         verifyProtected(policy);
+        const spawn = (prepared: Prepared): Promise<RunResult> =>
+          runContained({
+            argv: prepared.argv,
+            env: prepared.env,
+            cwd: policy.backend === "bwrap" ? undefined : (request.cwd ?? policy.workspace),
+            stdin: request.stdin,
+            inheritStdio: request.inheritStdio,
+            fd3Data: prepared.seccomp,
+            timeoutMs: request.timeoutMs ?? policy.timeoutMs,
+            outputBytes: policy.limits.outputBytes,
+            signal: request.signal,
+            killGroup: prepared.killGroup,
+            diskReserve: { path: policy.workspace, freeBytes: policy.limits.diskReserveBytes },
+          });
         const prepared = wrap(request);
-        const result = await runContained({
-          argv: prepared.argv,
-          env: prepared.env,
-          cwd: policy.backend === "bwrap" ? undefined : (request.cwd ?? policy.workspace),
-          stdin: request.stdin,
-          inheritStdio: request.inheritStdio,
-          fd3Data: prepared.seccomp,
-          timeoutMs: request.timeoutMs ?? policy.timeoutMs,
-          outputBytes: policy.limits.outputBytes,
-          signal: request.signal,
-          killGroup: prepared.killGroup,
-          diskReserve: { path: policy.workspace, freeBytes: policy.limits.diskReserveBytes },
-        });
+        let result = await spawn(prepared);
+        // A host socket removed between the scan and bwrap's mounts leaves bwrap nowhere to put
+        // its cover on the read-only root: the command never started, so it runs once more
+        // with a fresh scan.
+        if (lostMaskRace(result, prepared.maskedSockets ?? [])) result = await spawn(wrap(request));
         if (!result.diskReserveReached) return result;
         const notice = diskReserveNotice(policy.limits.diskReserveBytes);
         if (request.inheritStdio) process.stderr.write(notice);

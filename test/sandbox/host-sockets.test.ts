@@ -9,7 +9,15 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { bwrapArgs } from "../../src/sandbox/bwrap.ts";
-import { hostSocketPaths, parseUnixTable, socketMasks } from "../../src/sandbox/host-sockets.ts";
+import {
+  hostSocketPaths,
+  lostMaskRace,
+  parseUnixTable,
+  socketMasks,
+} from "../../src/sandbox/host-sockets.ts";
+import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
+import { createSandbox } from "../../src/sandbox/sandbox.ts";
+import { needsBwrap } from "../support/bwrap.ts";
 import { testPolicy } from "../support/policy.ts";
 
 const TABLE = `Num       RefCount Protocol Flags    Type St Inode Path
@@ -82,5 +90,43 @@ describe("host sockets", () => {
       server.close();
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  test(
+    "a socket removed between the scan and bwrap's mounts: the command runs once, on a fresh scan",
+    needsBwrap(),
+    async () => {
+      const workspace = realpathSync(mkdtempSync("/var/tmp/pitcrew-race-"));
+      const gone = join(workspace, "..", `pitcrew-gone-${process.pid}.sock`);
+      const scans: (readonly string[])[] = [[gone], []];
+      let scanned = 0;
+      const sandbox = await createSandbox(DEFAULT_SETTINGS, {
+        workspace,
+        allowSetup: false,
+        hostSockets: () => scans[scanned++] ?? [],
+      });
+      try {
+        const result = await sandbox.run({
+          argv: ["bash", "-c", "echo ran >> runs.txt; cat runs.txt"],
+        });
+        assert.equal(result.exitCode, 0, result.stderr.text);
+        assert.equal(result.stdout.text, "ran\n", "the command ran exactly once");
+        assert.equal(scanned, 2, "the retry scanned again");
+      } finally {
+        sandbox.dispose();
+        rmSync(workspace, { recursive: true, force: true });
+      }
+    },
+  );
+
+  test("lostMaskRace: only bwrap's own error for a covered path that is gone", () => {
+    const failed = (text: string) => ({ exitCode: 1, stderr: { text } });
+    const gone = "/var/tmp/pitcrew-surely-gone.sock";
+    const said = (path: string) => `bwrap: Can't create file at ${path}: Read-only file system\n`;
+    assert.equal(lostMaskRace(failed(said(gone)), [gone]), true);
+    assert.equal(lostMaskRace(failed(said(gone)), []), false, "not a path bwrap covered");
+    assert.equal(lostMaskRace(failed(said("/dev/null")), ["/dev/null"]), false, "still there");
+    assert.equal(lostMaskRace({ exitCode: 2, stderr: { text: said(gone) } }, [gone]), false);
+    assert.equal(lostMaskRace(failed(`output\n${said(gone)}`), [gone]), false, "the command spoke");
   });
 });
