@@ -61,6 +61,10 @@ export function formatRun(result: RunResult, timeoutMs: number, clampedFrom?: nu
     lines.push(
       "cancelled: the run is stopping; the command and everything it started were killed.",
     );
+  } else if (result.diskReserveReached) {
+    lines.push(
+      "disk-reserve-reached: the command and everything it started were killed because the disk is nearly full; the end of stderr says what to do.",
+    );
   }
   const head = `${lines.join("\n")}\n`;
   const body = streamSection("stdout", result.stdout) + streamSection("stderr", result.stderr);
@@ -142,7 +146,7 @@ export const bashTool = defineTool({
       content: limitResult(text, result, (whole) =>
         context.sandbox.spill(context.callId ?? `bash-${randomUUID()}`, whole),
       ),
-      isError: result.timedOut || result.cancelled,
+      isError: result.timedOut || result.cancelled || result.diskReserveReached === true,
     };
   },
 });

@@ -67,6 +67,14 @@ describe("formatRun", () => {
     assert.match(text, /stdout:\npartial/);
   });
 
+  test("a command stopped by the disk reserve says so first, by name", () => {
+    const text = formatRun(
+      result({ exitCode: null, signal: "SIGKILL", diskReserveReached: true }),
+      1000,
+    );
+    assert.match(text, /^exit code: 137 \(killed by signal SIGKILL\)\ndisk-reserve-reached: /);
+  });
+
   test("a stream the sandbox cut says how big it was", () => {
     const text = formatRun(result({ stdout: stream("head…tail", true, 9_000_000) }), 1000);
     assert.match(text, /stdout \(9000000 bytes; the sandbox kept only the head and the tail\):/);
