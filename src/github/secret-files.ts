@@ -93,11 +93,11 @@ function placeOf(names: readonly string[]): string {
  * and each piece searched for them and for token patterns (none of it shows in the diff), each
  * member's name too; what does not unpack within the bounds is a finding of its own.
  */
-function scanContent(
+export function scanFileContent(
   path: string,
   bytes: Buffer,
-  budget: UnpackBudget,
   known: readonly string[],
+  budget: UnpackBudget = unpackBudget(),
 ): Finding[] {
   if (bytes.length < 4 || compressionOf(bytes) === undefined) {
     return scanForSecrets([{ source: path, text: bytes.toString("utf8") }], known, {
@@ -163,7 +163,8 @@ export async function scanStagedFiles(
       batch.map(({ blob }) => blob.sha),
     );
     batch.forEach(({ blob }, index) => {
-      findings.push(...scanContent(blob.path, contents[index] ?? Buffer.alloc(0), budget, known));
+      const bytes = contents[index] ?? Buffer.alloc(0);
+      findings.push(...scanFileContent(blob.path, bytes, known, budget));
     });
   }
   return findings;

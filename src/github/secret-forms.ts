@@ -47,7 +47,10 @@ const STRING_JOINT = /["'`](?:\+|\.\.?|&)?["'`]/g;
 /** One normalised text and how to find where each of its characters came from. */
 interface View {
   text: string;
-  /** The view it was made from (absent: the original text), and the replacement that made it. */
+  /**
+   * The view it was made from (absent: the original text), and the replacement that made it
+   * (absent: made character for character, every offset kept).
+   */
   parent?: View;
   pattern?: RegExp;
   replace?: (token: string) => string;
@@ -113,8 +116,14 @@ class Views {
         return derive({ text: this.original }, INVISIBLE, drop);
       case "joined":
         return derive(this.get("compact"), STRING_JOINT, drop);
-      case "folded":
-        return derive(this.get("compact"), UPPER_ASCII, lower);
+      case "folded": {
+        // toLowerCase is native and keeps every offset unless a rare letter changes length.
+        const compact = this.get("compact");
+        const lowered = compact.text.toLowerCase();
+        return lowered.length === compact.text.length
+          ? { text: lowered, parent: compact }
+          : derive(compact, UPPER_ASCII, lower);
+      }
       case "hex":
         return derive(this.get("folded"), NOT_HEX, drop);
       case "percent":
@@ -160,8 +169,8 @@ export function formsOf(value: string): Form[] {
       forms.push({ view: "compact", needle, kind: KNOWN_KINDS.base64 });
     }
   }
-  forms.push({ view: "hex", needle: bytes.toString("hex"), kind: KNOWN_KINDS.hex });
   forms.push({ view: "percent", needle: compact, kind: KNOWN_KINDS.percent });
+  forms.push({ view: "hex", needle: bytes.toString("hex"), kind: KNOWN_KINDS.hex });
   // UTF-16 of ASCII, read as UTF-8: each character followed (LE) or preceded (BE) by a NUL.
   if ([...compact].every((char) => char > "\0" && char <= "\x7f")) {
     forms.push({ view: "compact", needle: [...compact].join("\0"), kind: KNOWN_KINDS.utf16 });
@@ -183,12 +192,14 @@ export interface KnownHit {
 }
 
 /**
- * Every place in `text` where one of `forms` occurs, at most one hit per original offset. A hit
- * of the plain form that does not read as the value in the original text was split.
+ * Every place in `text` where one of `forms` occurs. A hit that overlaps one already found is the
+ * same value seen through another view (`%67%68` is percent-encoded and hex), so forms listed
+ * first win. A hit of the plain form that does not read as the value in the original text was
+ * split.
  */
 export function findForms(text: string, forms: readonly Form[]): KnownHit[] {
   const views = new Views(text);
-  const hits = new Map<number, KnownHit>();
+  const hits: KnownHit[] = [];
   for (const form of forms) {
     if (form.view === "percent" && !text.includes("%")) continue;
     const view = views.get(form.view);
@@ -200,13 +211,13 @@ export function findForms(text: string, forms: readonly Form[]): KnownHit[] {
     ) {
       found++;
       const offset = originalOffset(view, index);
-      if (hits.has(offset)) continue;
+      const last = originalOffset(view, index + form.needle.length - 1);
+      if (hits.some((hit) => offset <= hit.last && hit.offset <= last)) continue;
       const split =
         form.kind === KNOWN_KINDS.plain &&
         text.slice(offset, offset + form.needle.length) !== form.needle;
-      const last = originalOffset(view, index + form.needle.length - 1);
-      hits.set(offset, { offset, last, kind: split ? KNOWN_KINDS.split : form.kind });
+      hits.push({ offset, last, kind: split ? KNOWN_KINDS.split : form.kind });
     }
   }
-  return [...hits.values()];
+  return hits;
 }
