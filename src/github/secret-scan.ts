@@ -103,9 +103,9 @@ function shownSource(source: string, forms: readonly Form[]): string {
   if (!holdsSecret(source, forms)) return source;
   const shown = source
     .split("/")
-    .map((part) => (holdsSecret(part, forms) ? "<name withheld>" : part))
+    .map((part) => (holdsSecret(part, forms) ? "[name withheld]" : part))
     .join("/");
-  return holdsSecret(shown, forms) ? "<name withheld>" : shown;
+  return holdsSecret(shown, forms) ? "[name withheld]" : shown;
 }
 
 /** `source` as a finding may show it (shownSource), for findings made elsewhere. */

@@ -534,7 +534,7 @@ describe("publish", () => {
 
     assert.match(
       error.message,
-      /the name notes\/<name withheld>\/todo\.md \(a secret pitcrew holds, reversed\)/,
+      /the name notes\/\[name withheld\]\/todo\.md \(a secret pitcrew holds, reversed\)/,
     );
     assert.ok(!error.message.includes(name));
     assert.equal(made, undefined, "no pull request text was made for a change that was refused");

@@ -69,7 +69,7 @@ describe("compressed data in a pushed file", () => {
     const findings = scanFileContent("notes.zip", archive, KNOWN);
     assert.ok(findings.length > 0);
     for (const finding of findings) {
-      assert.equal(finding.source, "the name notes.zip → notes/<name withheld>");
+      assert.equal(finding.source, "the name notes.zip → notes/[name withheld]");
     }
     assert.ok(!JSON.stringify(findings).includes(TOKEN));
   });

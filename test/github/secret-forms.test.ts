@@ -153,18 +153,18 @@ describe("a held value in every form", () => {
     ];
     const findings = scanNames(paths, KNOWN);
     assert.deepEqual(findings, [
-      { source: "the name notes/<name withheld>", line: 0, kind: KNOWN_KINDS.plain },
-      { source: "the name notes/<name withheld>", line: 0, kind: "GitHub token" },
-      { source: "the name <name withheld>/readme.md", line: 0, kind: KNOWN_KINDS.hex },
-      { source: "the name docs/<name withheld>", line: 0, kind: KNOWN_KINDS.base64 },
+      { source: "the name notes/[name withheld]", line: 0, kind: KNOWN_KINDS.plain },
+      { source: "the name notes/[name withheld]", line: 0, kind: "GitHub token" },
+      { source: "the name [name withheld]/readme.md", line: 0, kind: KNOWN_KINDS.hex },
+      { source: "the name docs/[name withheld]", line: 0, kind: KNOWN_KINDS.base64 },
     ]);
   });
 
   test("a finding in a file whose name holds the value does not show the name", () => {
     const findings = scanForSecrets([{ source: `a/${TOKEN}/b.txt`, text: TOKEN }], KNOWN);
     assert.deepEqual(findings, [
-      { source: "a/<name withheld>/b.txt", line: 1, kind: KNOWN_KINDS.plain },
-      { source: "a/<name withheld>/b.txt", line: 1, kind: "GitHub token" },
+      { source: "a/[name withheld]/b.txt", line: 1, kind: KNOWN_KINDS.plain },
+      { source: "a/[name withheld]/b.txt", line: 1, kind: "GitHub token" },
     ]);
   });
 
