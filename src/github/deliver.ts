@@ -12,7 +12,8 @@ import type { GitHubApi, PullInfo } from "./api.ts";
 import type { PreparedBranch } from "./branch.ts";
 import { audienceOf, defusePlain } from "./defuse.ts";
 import type { Ending, PullLink } from "./progress.ts";
-import { branchDiffstat, publish } from "./publish.ts";
+import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "./publish.ts";
+import { scanForSecrets } from "./secret-scan.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
 import type { ToolTally } from "./report.ts";
 
@@ -68,7 +69,8 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     coAuthor: task.requester,
     token: config.githubToken,
     secrets: options.secrets,
-    texts: [{ source: "the pull request description", text: planned.body }],
+    texts: pullRequestItems(planned),
+    pullRequestText: text,
     allowWorkflowChanges: config.allowWorkflowChanges,
     protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
   });
@@ -96,7 +98,11 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     }
   }
 
-  const final = text(await branchDiffstat(options.workspace, prepared.base));
+  // The text as posted, diffstat included, is scanned again right before it is posted: publish
+  // scanned it before its push, but a run that pushed nothing new made it only now.
+  const final =
+    published.pullRequest ?? text(await branchDiffstat(options.workspace, prepared.base));
+  refuseSecrets(scanForSecrets(pullRequestItems(final), options.secrets));
   const existing = await api.findOpenPull(prepared.branch, prepared.base);
   const finished = result.stopReason === "done";
   let opened = existing

@@ -96,3 +96,24 @@ export async function originEnv(
   const url = (await git(workspace, ["remote", "get-url", ...push, "origin"])).stdout;
   return tokenEnv(url, token);
 }
+
+/** git() for output that is bytes (blob contents), with `input` on stdin. */
+export async function gitBytes(
+  dir: string,
+  args: readonly string[],
+  input: string,
+): Promise<Buffer> {
+  const result = await execa("git", ["-C", dir, ...HARDENING, ...args], {
+    env: hostEnv(),
+    extendEnv: false,
+    reject: false,
+    input,
+    encoding: "buffer",
+    maxBuffer: Infinity,
+  });
+  if (result.exitCode !== 0) {
+    const message = Buffer.from(result.stderr).toString("utf8").trim() || result.message;
+    throw new PitcrewError("git-failed", `git ${args.join(" ")} failed: ${message}`);
+  }
+  return Buffer.from(result.stdout);
+}

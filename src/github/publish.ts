@@ -9,6 +9,7 @@ import { PitcrewError } from "../errors.ts";
 import type { Person } from "../triggers/task.ts";
 import { fetchBranches } from "./branch.ts";
 import { git, originEnv } from "./git.ts";
+import { scanStagedFiles } from "./secret-files.ts";
 import { scanForSecrets } from "./secret-scan.ts";
 import {
   addedGitlinks,
@@ -44,6 +45,12 @@ export interface PublishRequest {
   secrets: readonly string[];
   /** Everything else about to be published (pull request body, comment text): scanned too. */
   texts: readonly ScanItem[];
+  /**
+   * The pull request's title and body as they will be posted, given the branch's diffstat against
+   * its base: made and scanned after the commit, before the push, so the file names the diffstat
+   * lists are checked in the final text.
+   */
+  pullRequestText?: (diffstat: string) => PullRequestText;
   allowWorkflowChanges: boolean;
   /**
    * What the repository's CI runs besides workflows (protectedPatterns()): a change under one is
@@ -51,6 +58,11 @@ export interface PublishRequest {
    */
   protectedPaths: readonly string[];
   identity?: Identity;
+}
+
+export interface PullRequestText {
+  title: string;
+  body: string;
 }
 
 export interface Published {
@@ -62,6 +74,8 @@ export interface Published {
   rebased: boolean;
   /** Things a person should know about how the push went (a skipped rebase, …). */
   notes: string[];
+  /** pullRequestText's answer, scanned, when the branch was pushed. */
+  pullRequest?: PullRequestText;
 }
 
 const WORKFLOWS = ".github/workflows/";
@@ -136,7 +150,9 @@ export function addedLines(diff: string): ScanItem[] {
 }
 
 function describeFindings(findings: readonly Finding[]): string {
-  const shown = findings.slice(0, 10).map((f) => `${f.source}:${f.line} (${f.kind})`);
+  const shown = findings
+    .slice(0, 10)
+    .map((f) => `${f.source}${f.line > 0 ? `:${f.line}` : ""} (${f.kind})`);
   const more = findings.length > shown.length ? ` and ${findings.length - shown.length} more` : "";
   return shown.join(", ") + more;
 }
@@ -192,6 +208,38 @@ async function changedFiles(workspace: string, range: readonly string[]): Promis
   return names.stdout.split("\0").filter((name) => name !== "");
 }
 
+/** The same finding once, in the order first found (a file's lines are seen whole and as added). */
+function distinct(findings: readonly Finding[]): Finding[] {
+  const seen = new Map<string, Finding>();
+  for (const finding of findings) {
+    seen.set(`${finding.source}\0${finding.line}\0${finding.kind}`, finding);
+  }
+  return [...seen.values()];
+}
+
+/** Throws `push-blocked-secret` naming where and what kind, never the value. */
+export function refuseSecrets(findings: readonly Finding[]): void {
+  if (findings.length === 0) return;
+  const unique = distinct(findings);
+  throw new PitcrewError(
+    "push-blocked-secret",
+    `Nothing was pushed: what pitcrew would publish holds what looks like a secret at ${describeFindings(unique)}. Remove it from the change (and rotate it if it is real).`,
+  );
+}
+
+/** The pull request's title and body as scan items. */
+export function pullRequestItems(text: PullRequestText): ScanItem[] {
+  return [
+    { source: "the pull request title", text: text.title },
+    { source: "the pull request description", text: text.body },
+  ];
+}
+
+/** The commit message exactly as commit() records it. */
+function finalMessage(request: PublishRequest): string {
+  return `${request.message}\n\n${coAuthorTrailer(request.coAuthor)}`;
+}
+
 /** Refuses what must not be pushed; throws before anything is committed. */
 async function check(request: PublishRequest): Promise<void> {
   const { workspace, startSha } = request;
@@ -205,6 +253,8 @@ async function check(request: PublishRequest): Promise<void> {
     );
   }
   refuseProtectedChanges(changes, request.protectedPaths);
+  // Whole files first: a file too large to read whole is refused before the diff reads it.
+  const files = await scanStagedFiles(workspace, startSha, request.secrets);
   const diff = await git(workspace, [
     "-c",
     "core.quotePath=false",
@@ -222,16 +272,10 @@ async function check(request: PublishRequest): Promise<void> {
   ]);
   const items = [
     ...addedLines(diff.stdout),
-    { source: "commit message", text: request.message },
+    { source: "commit message", text: finalMessage(request) },
     ...request.texts,
   ];
-  const findings = scanForSecrets(items, request.secrets);
-  if (findings.length > 0) {
-    throw new PitcrewError(
-      "push-blocked-secret",
-      `Nothing was pushed: what pitcrew would publish holds what looks like a secret at ${describeFindings(findings)}. Remove it from the change (and rotate it if it is real).`,
-    );
-  }
+  refuseSecrets([...files, ...scanForSecrets(items, request.secrets)]);
 }
 
 async function commit(request: PublishRequest): Promise<void> {
@@ -342,6 +386,9 @@ export async function publish(request: PublishRequest): Promise<Published> {
     const notes = [...caughtUp.notes, note];
     return { outcome: "no-changes", diffstat: "", files, rebased: caughtUp.rebased, notes };
   }
+  // The final pull request text lists the branch's file names: scanned before anything leaves.
+  const pullRequest = request.pullRequestText?.(await branchDiffstat(workspace, request.base));
+  if (pullRequest) refuseSecrets(scanForSecrets(pullRequestItems(pullRequest), request.secrets));
   await push(request, caughtUp.lease, sha);
   const diffstat = (await git(workspace, ["diff", "--stat", caughtUp.from, sha])).stdout;
   return {
@@ -351,6 +398,7 @@ export async function publish(request: PublishRequest): Promise<Published> {
     files,
     rebased: caughtUp.rebased,
     notes: caughtUp.notes,
+    ...(pullRequest ? { pullRequest } : {}),
   };
 }
 

@@ -1,9 +1,12 @@
 /**
- * Finds secrets in what pitcrew is about to publish (added lines of the diff, the pull request
- * body, comments) before anything leaves the runner. It reports where and what kind, never the
- * value. Deciding what to do about a finding is publish.ts's job.
+ * Finds secrets in what pitcrew is about to publish (added lines of the diff, whole files and
+ * what they unpack to, path names, the commit message, the pull request text, comments) before
+ * anything leaves the runner: the values the harness holds in every form secret-forms.ts decodes,
+ * and token patterns line by line. It reports where and what kind, never the value (nor a name
+ * that holds one). Deciding what to do about a finding is publish.ts's job.
  */
-import { Buffer } from "node:buffer";
+import { findForms, formsOf } from "./secret-forms.ts";
+import type { Form } from "./secret-forms.ts";
 
 export interface ScanItem {
   /** Where the text comes from, as a person reads it: a file path, "pull request body". */
@@ -15,8 +18,11 @@ export interface ScanItem {
 
 export interface Finding {
   source: string;
+  /** The line it starts on; 0 when it is in no line of a text (a file's name). */
   line: number;
   kind: string;
+  /** The last line it spans, when that is another (a value split across lines). */
+  last?: number;
 }
 
 export interface Pattern {
@@ -59,8 +65,6 @@ export const PATTERNS: readonly Pattern[] = [
   { kind: "private key", regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/g },
 ];
 
-const KNOWN = "a secret pitcrew holds";
-const KNOWN_BASE64 = "a secret pitcrew holds, base64-encoded";
 /** Shorter values would match ordinary text; the harness's own secrets are all far longer. */
 export const MIN_KNOWN_LENGTH = 8;
 
@@ -68,29 +72,13 @@ export function looksRandom(value: string): boolean {
   return /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
 }
 
-function base64(value: string): string {
-  return Buffer.from(value).toString("base64").replace(/=+$/, "");
+/** The forms of every held value long enough to look for. */
+function heldForms(known: readonly string[]): Form[] {
+  return known.filter((value) => value.length >= MIN_KNOWN_LENGTH).flatMap(formsOf);
 }
 
-interface Needle {
-  value: string;
-  kind: string;
-}
-
-function needles(known: readonly string[]): Needle[] {
-  return known
-    .filter((value) => value.length >= MIN_KNOWN_LENGTH)
-    .flatMap((value) => [
-      { value, kind: KNOWN },
-      { value: base64(value), kind: KNOWN_BASE64 },
-      // The form actions/checkout persists (and a Basic Authorization header carries).
-      { value: base64(`x-access-token:${value}`), kind: KNOWN_BASE64 },
-    ]);
-}
-
-function kindsIn(line: string, known: readonly Needle[]): Set<string> {
+function patternKinds(line: string): Set<string> {
   const kinds = new Set<string>();
-  for (const needle of known) if (line.includes(needle.value)) kinds.add(needle.kind);
   for (const pattern of PATTERNS) {
     for (const match of line.matchAll(pattern.regex)) {
       const value = match[0];
@@ -103,19 +91,82 @@ function kindsIn(line: string, known: readonly Needle[]): Set<string> {
   return kinds;
 }
 
-/** Every line of every item that holds a known secret (or its base64) or looks like a token. */
-export function scanForSecrets(items: readonly ScanItem[], known: readonly string[]): Finding[] {
-  const held = needles(known);
+function holdsSecret(text: string, forms: readonly Form[]): boolean {
+  return findForms(text, forms).length > 0 || patternKinds(text).size > 0;
+}
+
+/**
+ * A source as it may be shown: a path whose name holds a secret (the agent can name a file after
+ * one) has each such folder or file name withheld, so a finding never repeats the value.
+ */
+function shownSource(source: string, forms: readonly Form[]): string {
+  if (!holdsSecret(source, forms)) return source;
+  const shown = source
+    .split("/")
+    .map((part) => (holdsSecret(part, forms) ? "[name withheld]" : part))
+    .join("/");
+  return holdsSecret(shown, forms) ? "[name withheld]" : shown;
+}
+
+/** `source` as a finding may show it (shownSource), for findings made elsewhere. */
+export function showSource(source: string, known: readonly string[]): string {
+  return shownSource(source, heldForms(known));
+}
+
+/** 1-based line of `offset` in `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+  }
+  return line;
+}
+
+/**
+ * Every place in the items that holds a known secret in any form secret-forms.ts decodes (the
+ * whole item is searched, so a value split across its lines is found where it starts), and every
+ * line that looks like a token (unless `patterns: false`). One finding per line and kind, in line
+ * order.
+ */
+export function scanForSecrets(
+  items: readonly ScanItem[],
+  known: readonly string[],
+  options: { patterns?: boolean } = {},
+): Finding[] {
+  const forms = heldForms(known);
   const findings: Finding[] = [];
   for (const item of items) {
     const first = item.line ?? 1;
-    item.text.split("\n").forEach((text, index) => {
-      for (const kind of kindsIn(text, held)) {
-        findings.push({ source: item.source, line: first + index, kind });
-      }
-    });
+    const source = shownSource(item.source, forms);
+    const found = new Map<string, Finding>();
+    const add = (finding: Finding): void => {
+      const key = `${finding.line}\0${finding.kind}`;
+      if (!found.has(key)) found.set(key, finding);
+    };
+    for (const hit of findForms(item.text, forms)) {
+      const line = first - 1 + lineAt(item.text, hit.offset);
+      const last = first - 1 + lineAt(item.text, hit.last);
+      add(last > line ? { source, line, kind: hit.kind, last } : { source, line, kind: hit.kind });
+    }
+    if (options.patterns !== false) {
+      item.text.split("\n").forEach((text, index) => {
+        for (const kind of patternKinds(text)) add({ source, line: first + index, kind });
+      });
+    }
+    findings.push(...[...found.values()].sort((a, b) => a.line - b.line));
   }
   return findings;
+}
+
+/**
+ * The names of paths about to be pushed (added or renamed files, with their folders): a name can
+ * carry a secret as well as a file's contents. Such a finding has line 0 and never shows the name.
+ */
+export function scanNames(paths: readonly string[], known: readonly string[]): Finding[] {
+  return scanForSecrets(
+    paths.map((path) => ({ source: path, text: path })),
+    known,
+  ).map((finding) => ({ ...finding, source: `the name ${finding.source}`, line: 0 }));
 }
 
 /** The environment variables that hold secrets in a GitHub Actions job. */
@@ -148,8 +199,10 @@ export function withholdSecrets(text: string, known: readonly string[]): string 
   const findings = scanForSecrets([{ source: "text", text }], known);
   if (findings.length === 0) return text;
   const lines = text.split("\n");
-  for (const { line, kind } of findings) {
-    lines[line - 1] = `_(a line was withheld here: it holds what looks like a secret: ${kind})_`;
+  for (const { line, last, kind } of findings) {
+    for (let at = line; at <= (last ?? line); at++) {
+      lines[at - 1] = `_(a line was withheld here: it holds what looks like a secret: ${kind})_`;
+    }
   }
   return lines.join("\n");
 }

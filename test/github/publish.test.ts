@@ -5,12 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { prepareThreadBranch } from "../../src/github/branch.ts";
 import type { PreparedBranch } from "../../src/github/branch.ts";
 import {
@@ -495,6 +496,81 @@ describe("publish", () => {
     const error = await rejectsNamed(publish(request(workspace, thread)), "push-blocked-secret");
     assert.match(error.message, /deploy\/aws\.env:2 \(AWS access key id\)/);
     assert.ok(!error.message.includes(key));
+  });
+
+  test("a gzip file holding a secret is not pushed: found inside, at its line", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    fix(workspace);
+    const packed = gzipSync(`# cache\nauth=${Buffer.from(TOKEN).toString("hex")}\n`);
+    writeFileSync(join(workspace, "cache.bin.gz"), packed);
+
+    const error = await rejectsNamed(publish(request(workspace, thread)), "push-blocked-secret");
+
+    assert.match(
+      error.message,
+      /cache\.bin\.gz:2 \(a secret pitcrew holds, hex-encoded, inside gzip data\)/,
+    );
+    assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined);
+    assert.equal(fixtureGit(workspace, "rev-parse", "HEAD"), thread.startSha);
+  });
+
+  test("a file named with a secret is not pushed, and no text shows its name", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    fix(workspace);
+    const name = [...TOKEN].reverse().join("");
+    write(workspace, `notes/${name}/todo.md`, "- ship it\n");
+    let made: string | undefined;
+    const pullRequestText = (diffstat: string) => {
+      made = diffstat;
+      return { title: "Fix add()", body: `Changes:\n${diffstat}` };
+    };
+
+    const error = await rejectsNamed(
+      publish(request(workspace, thread, { pullRequestText })),
+      "push-blocked-secret",
+    );
+
+    assert.match(
+      error.message,
+      /the name notes\/\[name withheld\]\/todo\.md \(a secret pitcrew holds, reversed\)/,
+    );
+    assert.ok(!error.message.includes(name));
+    assert.equal(made, undefined, "no pull request text was made for a change that was refused");
+    assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined);
+  });
+
+  test("the final pull request text, diffstat included, is scanned before the push", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    fix(workspace);
+    const leak = encodeURIComponent(TOKEN).replace("_", "%5F");
+    const pullRequestText = (diffstat: string) => ({
+      title: "Fix add()",
+      body: `### Changes\n\n${diffstat}\n\nSee https://example.com/?t=${leak}`,
+    });
+
+    const error = await rejectsNamed(
+      publish(request(workspace, thread, { pullRequestText })),
+      "push-blocked-secret",
+    );
+
+    assert.match(
+      error.message,
+      /the pull request description:6 \(a secret pitcrew holds, percent-encoded\)/,
+    );
+    assert.equal(remoteHead(remote, "pitcrew/issue-12"), undefined);
+  });
+
+  test("a pushed branch returns the final pull request text it scanned", async () => {
+    const remote = createRemote();
+    const { workspace, thread } = await startRun(remote);
+    fix(workspace);
+    const pullRequestText = (diffstat: string) => ({ title: "Fix add()", body: diffstat });
+    const published = await publish(request(workspace, thread, { pullRequestText }));
+    assert.equal(published.outcome, "pushed");
+    assert.match(published.pullRequest?.body ?? "", /calc\.js \| 2 \+-/);
   });
 
   test("a secret in the pull request text blocks the push", async () => {
