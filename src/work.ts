@@ -76,7 +76,7 @@ function issueNumberOf(task: Task): number | undefined {
 
 export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   const { task, config, api, log } = options;
-  // Every comment body passes the secret check on its way out.
+  // Every comment body and the job summary pass the secret check on their way out.
   const secrets = knownSecrets(options.env, [config.apiKey, config.githubToken]);
   const comment = createProgressComment({
     api: {
@@ -109,7 +109,9 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
     }
     const state: FinalState = { ...frame, ...work, ...ending };
     await comment.finish(state);
-    await writeJobSummary({ ...state, tally, branch }, log);
+    await writeJobSummary({ ...state, tally, branch }, log, (text) =>
+      withholdSecrets(text, secrets),
+    );
     const conclusion = conclusionOf(ending.phase);
     setOutputs({
       conclusion,

@@ -312,6 +312,8 @@ function factsOf(report: JobReport): string {
 export async function writeJobSummary(
   report: JobReport,
   log: { warning(message: string): void },
+  /** The final text's last pass before it is written (the secret check, as for comments). */
+  withhold: (text: string) => string = (text) => text,
 ): Promise<void> {
   const summary = core.summary
     .addHeading(HEADLINES[report.phase], 2)
@@ -335,7 +337,8 @@ export async function writeJobSummary(
     summary.addHeading("Tool calls", 3).addTable([header, ...rows]);
   }
   try {
-    await summary.write();
+    const text = withhold(summary.stringify());
+    await summary.emptyBuffer().addRaw(text).write();
   } catch (error) {
     summary.emptyBuffer();
     log.warning(`Could not write the job summary: ${describeError(error)}`);

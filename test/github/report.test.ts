@@ -29,6 +29,8 @@ import type { Task } from "../../src/triggers/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { createFixtureRepo } from "../support/fixture-repo.ts";
+import { withholdSecrets } from "../../src/github/secret-scan.ts";
+import { fakeSecrets } from "./secret-fixtures.ts";
 import { callTools, say, startModelServer } from "../support/model-server.ts";
 
 const TASK: Task = {
@@ -381,6 +383,20 @@ describe("job summary and outputs", () => {
     assert.ok(written.includes("- Refused: @\u200bmallory may not ask.\n"));
     assert.ok(!written.includes("<h3>Tool calls</h3>"));
     assert.ok(!written.includes("<h3>Summary</h3>"), "an empty summary gets no section");
+  });
+
+  test("a held secret in the model's summary, even hex-encoded, never reaches the job summary", async () => {
+    const [token] = fakeSecrets();
+    const hex = Buffer.from(token).toString("hex");
+    await writeJobSummary(
+      { ...DONE, summary: `Fixed it.\nThe key is ${hex}.\nAll tests pass.`, tally: [] },
+      noWarnings,
+      (text) => withholdSecrets(text, [token]),
+    );
+    const written = readFileSync(summaryFile, "utf8");
+    assert.ok(!written.includes(hex) && !written.includes(token));
+    assert.match(written, /a line was withheld here: .*hex-encoded/);
+    assert.ok(written.includes("Fixed it.") && written.includes("All tests pass."));
   });
 
   test("a summary that cannot be written is a warning, and leaves nothing behind for the next", async () => {
