@@ -30,6 +30,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "token-estimate", load: () => import("./token-estimate.ts") },
   { name: "context-view", load: () => import("./context-view.ts") },
   { name: "cold-start", load: () => import("./cold-start.ts") },
+  { name: "notes-scrub", load: () => import("./notes-scrub.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {
