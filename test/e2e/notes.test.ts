@@ -148,6 +148,8 @@ describe("handoff notes across runs", needsBwrap(), () => {
     assert.notEqual(killed.code, 0);
     assert.match(killed.post, /saved the handoff notes the main step could not .*1 turns so far/);
     assert.deepEqual(notesOf(made), [{ name: "pitcrew-notes-issue-1", runId: 1001 }]);
+    // The post step seals what it uploads, like the main step: the next run may restore it.
+    assert.match(uploadedNotes(made, 1001)[SEAL_FILE] ?? "", /^hmac-sha256:[0-9a-f]{64}\n$/);
   });
 
   test("damaged notes (unreadable, oversized): a fresh start with a warning", async () => {
