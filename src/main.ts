@@ -7,9 +7,11 @@ import { join } from "node:path";
 import * as core from "@actions/core";
 import { describeError } from "./errors.ts";
 import { DEFAULTS } from "./config/config.ts";
+import type { Config } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { loadConfig } from "./config/load.ts";
 import { createGitHubApi } from "./github/client.ts";
+import { knownSecrets } from "./github/secret-scan.ts";
 import type { GitHubApi } from "./github/api.ts";
 import { NO_WORK, createProgressComment } from "./github/progress.ts";
 import { setOutputs } from "./github/report.ts";
@@ -28,19 +30,23 @@ import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
  */
 export function notesPlace(
   runner: RunnerContext,
-  token: string,
-  retentionDays: number,
+  config: Config,
+  env: NodeJS.ProcessEnv,
   threadKey: string,
 ): NotesPlace {
   const localDir = join(runner.tempDir, "pitcrew-notes", threadKey);
   core.saveState(NOTES_DIR_STATE, localDir);
   return {
     store: createArtifactStore({
-      token,
+      token: config.githubToken,
       owner: runner.owner,
       repo: runner.repo,
       apiUrl: runner.apiUrl,
-      retentionDays,
+      retentionDays: config.retentionDays,
+      sealSecret: config.notesKey ?? config.apiKey,
+      secrets: knownSecrets(env, [config.apiKey, config.githubToken, config.notesKey]),
+      workflowRef: runner.workflowRef,
+      repositoryId: runner.repositoryId,
       log: LOG,
       tempDir: runner.tempDir,
     }),
@@ -112,7 +118,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     });
     const outcome = await workTask({
       task: trigger.task,
-      notes: notesPlace(runner, config.githubToken, config.retentionDays, trigger.task.threadKey),
+      notes: notesPlace(runner, config, env, trigger.task.threadKey),
       config,
       api,
       workspace: runner.workspace,

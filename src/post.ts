@@ -8,6 +8,7 @@ import * as core from "@actions/core";
 import { DEFAULTS } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { describeError } from "./errors.ts";
+import { knownSecrets } from "./github/secret-scan.ts";
 import { runnerContext } from "./runner.ts";
 import { createArtifactStore } from "./store/artifact.ts";
 import { readNotesFolder } from "./store/notes.ts";
@@ -33,13 +34,22 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     const notes = readNotesFolder(localDir);
     const inputs = readInputs();
     const runner = runnerContext(env);
+    const sealSecret = inputs.notesKey ?? inputs.apiKey;
+    if (sealSecret === undefined) {
+      core.warning("pitcrew post: no api-key or notes-key to seal the handoff notes with.");
+      return;
+    }
     const store = createArtifactStore({
       token: inputs.githubToken ?? "",
       owner: runner.owner,
       repo: runner.repo,
       apiUrl: runner.apiUrl,
       retentionDays: inputs.retentionDays ?? DEFAULTS.retentionDays,
-      log: { info: (message) => core.info(message) },
+      sealSecret,
+      secrets: knownSecrets(env, [inputs.apiKey, inputs.githubToken, inputs.notesKey]),
+      workflowRef: runner.workflowRef,
+      repositoryId: runner.repositoryId,
+      log: { info: (message) => core.info(message), warning: (message) => core.warning(message) },
       tempDir: runner.tempDir,
     });
     await store.save(notes);

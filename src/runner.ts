@@ -19,6 +19,15 @@ export interface RunnerContext {
   sha: string;
   /** The runner's scratch folder (RUNNER_TEMP), emptied after every job. */
   tempDir: string;
+  /** GITHUB_WORKFLOW_REF: `owner/repo/.github/workflows/x.yml@ref`, this run's workflow file. */
+  workflowRef: string | undefined;
+  /** The repository's id from the event payload (`repository.id`), when it has one. */
+  repositoryId: number | undefined;
+}
+
+function repositoryIdOf(payload: unknown): number | undefined {
+  const id = (payload as { repository?: { id?: unknown } } | null)?.repository?.id;
+  return typeof id === "number" && Number.isInteger(id) ? id : undefined;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -63,5 +72,7 @@ export function runnerContext(env: NodeJS.ProcessEnv = process.env): RunnerConte
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     sha: env.GITHUB_SHA || "HEAD",
     tempDir: env.RUNNER_TEMP || tmpdir(),
+    workflowRef: env.GITHUB_WORKFLOW_REF || undefined,
+    repositoryId: repositoryIdOf(payload),
   };
 }

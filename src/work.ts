@@ -77,7 +77,7 @@ function issueNumberOf(task: Task): number | undefined {
 export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   const { task, config, api, log } = options;
   // Every comment body and the job summary pass the secret check on their way out.
-  const secrets = knownSecrets(options.env, [config.apiKey, config.githubToken]);
+  const secrets = knownSecrets(options.env, [config.apiKey, config.githubToken, config.notesKey]);
   const comment = createProgressComment({
     api: {
       createComment: (issue, body) => api.createComment(issue, withholdSecrets(body, secrets)),

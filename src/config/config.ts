@@ -10,6 +10,8 @@ export interface Config {
   baseUrl: string | undefined;
   apiKey: string;
   githubToken: string;
+  /** The secret the handoff notes' seal is keyed with; undefined: the API key is. */
+  notesKey: string | undefined;
   /** The word a comment starts with to ask pitcrew (`/agent`). */
   triggerPhrase: string;
   maxTurns: number;

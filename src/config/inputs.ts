@@ -27,6 +27,9 @@ export type ActionInputs = Partial<Omit<Config, "instructions" | "deny">>;
 /** `core.getInput`'s shape: the trimmed value, "" when the input is not set. */
 export type GetInput = (name: string) => string;
 
+/** Characters a `notes-key` must have: shorter secrets are guessable offline from a seal. */
+export const NOTES_KEY_MIN = 16;
+
 /** Plain decimals only: `Number()` would also take "0x10", "1e3" and " ". */
 const DECIMAL = /^\d+(\.\d+)?$/;
 
@@ -76,6 +79,16 @@ export function readInputs(getInput: GetInput = core.getInput): ActionInputs {
 
   const apiKey = secret("api-key");
   const githubToken = secret("github-token");
+  const notesKey = secret("notes-key");
+  if (notesKey !== undefined && notesKey.length < NOTES_KEY_MIN) {
+    // The value is masked already; its length is all the message may say.
+    throw new PitcrewError(
+      "config-notes-key-short",
+      `Input 'notes-key' is ${notesKey.length} characters long; a key for the notes' seal needs at ` +
+        `least ${NOTES_KEY_MIN}. Store a long random value as a secret (for example the output of ` +
+        "`openssl rand -hex 32`) and pass it, or remove `notes-key` to seal with the `api-key`.",
+    );
+  }
   const sandbox = read("sandbox");
   const branchPrefix = read("branch-prefix");
   if (branchPrefix !== undefined) {
@@ -85,6 +98,7 @@ export function readInputs(getInput: GetInput = core.getInput): ActionInputs {
   return {
     apiKey,
     githubToken,
+    notesKey,
     baseUrl: baseUrl(read("base-url")),
     model: read("model"),
     triggerPhrase: triggerPhrase(read("trigger-phrase")),

@@ -39,6 +39,7 @@ export function buildConfig(
     baseUrl: inputs.baseUrl,
     apiKey: inputs.apiKey,
     githubToken: inputs.githubToken,
+    notesKey: inputs.notesKey,
     triggerPhrase: inputs.triggerPhrase ?? DEFAULTS.triggerPhrase,
     maxTurns: inputs.maxTurns ?? repoConfig["max-turns"] ?? DEFAULTS.maxTurns,
     timeBudgetMinutes:

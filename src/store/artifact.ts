@@ -1,9 +1,12 @@
 /**
  * The notes store on GitHub: a thread's notes are one workflow artifact (`notesName`), uploaded
- * again by every save of a run and found by any later run through the REST API, newest first.
- * Restoring never fails a run: whatever is wrong with the notes becomes a reason to start fresh.
+ * again by every save of a run — secrets withheld, sealed — and found by any later run through the
+ * REST API, newest first. An artifact is restored only when its run is one of pitcrew's own
+ * (provenance.ts) and its seal holds (seal.ts); any other is skipped, named in the log, and the
+ * next older one is considered. Restoring never fails a run: whatever is wrong with the notes
+ * becomes a reason to start fresh.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ArtifactClient } from "@actions/artifact";
 import { PitcrewError, describeError } from "../errors.ts";
@@ -15,9 +18,15 @@ import {
   STATE_FILE,
   TRANSCRIPT_CAP,
   TRANSCRIPT_FILE,
-  readNotesFolder,
+  notesFromText,
+  readCapped,
+  readNotesText,
   writeNotesFolder,
 } from "./notes.ts";
+import type { NotesText } from "./notes.ts";
+import { MAX_RUNS_CHECKED, distrust, lookUpRun, workflowPathOf } from "./provenance.ts";
+import { SEAL_CAP, SEAL_FILE, seal, sealKey, sealMatches } from "./seal.ts";
+import { scrubNotes } from "./scrub.ts";
 import { notesName, type Notes, type NotesStore, type Restored } from "./store.ts";
 
 export interface ArtifactStoreOptions {
@@ -30,7 +39,15 @@ export interface ArtifactStoreOptions {
   apiUrl: string;
   /** How long GitHub keeps each save: a thread idle for longer starts fresh. */
   retentionDays: number;
-  log: { info(message: string): void };
+  /** The secret the seal's key is derived from: the `notes-key` input, else `api-key`. */
+  sealSecret: string;
+  /** Secret values withheld from the notes before upload (`knownSecrets`). */
+  secrets: readonly string[];
+  /** This run's GITHUB_WORKFLOW_REF: notes are restored only from runs of the same file. */
+  workflowRef: string | undefined;
+  /** This repository's id from the event payload; looked up when the payload has none. */
+  repositoryId: number | undefined;
+  log: { info(message: string): void; warning(message: string): void };
   /** Where the folders to upload and the downloads are made (the runner's RUNNER_TEMP). */
   tempDir: string;
 }
@@ -45,7 +62,7 @@ export interface ListedArtifact {
   workflow_run?: { id?: number } | null;
 }
 
-export type Choice = { artifact: ListedArtifact } | { reason: string; damaged?: boolean };
+export type Candidates = { artifacts: ListedArtifact[] } | { reason: string };
 
 /** A notes zip holds three capped files; deflate may grow incompressible data a little. */
 export const MAX_NOTES_ARTIFACT_BYTES = STATE_CAP + NOTE_CAP + TRANSCRIPT_CAP + 1024 * 1024;
@@ -59,6 +76,8 @@ const UNSUPPORTED =
   "a thread's notes there: each run starts fresh";
 /** GitHub lists newest first; the newest usable save is on the first page. */
 const PAGE = 100;
+/** Why an artifact without a valid seal is skipped: its content is not one of our saves. */
+export const SEAL_MISMATCH = "its seal does not match: written by another key or changed after";
 
 // ---------------------------------------------------------------------------------------------
 // Decisions
@@ -69,23 +88,23 @@ function newestFirst(a: ListedArtifact, b: ListedArtifact): number {
 }
 
 /**
- * Which of the listed artifacts holds the thread's notes: the newest of that name that has not
- * expired. An older save is never used in place of a newer one that is unusable: it would
- * continue from a state the thread has moved past.
+ * The artifacts that may hold the thread's notes, newest first: those of its name that have not
+ * expired. Which of them is used is decided by where each came from (restore, below).
  */
-export function chooseNotes(listed: readonly ListedArtifact[], name: string): Choice {
+export function notesCandidates(listed: readonly ListedArtifact[], name: string): Candidates {
   const named = listed.filter((artifact) => artifact.name === name);
-  const newest = named.filter((artifact) => !artifact.expired).sort(newestFirst)[0];
-  if (newest === undefined) return { reason: named.length === 0 ? NO_NOTES : EXPIRED };
-  if (newest.size_in_bytes > MAX_NOTES_ARTIFACT_BYTES) {
-    return {
-      damaged: true,
-      reason:
-        `${describeArtifact(newest)} is ${newest.size_in_bytes} bytes, more than notes can be ` +
-        `(${MAX_NOTES_ARTIFACT_BYTES}); it was not downloaded`,
-    };
-  }
-  return { artifact: newest };
+  const artifacts = named.filter((artifact) => !artifact.expired).sort(newestFirst);
+  if (artifacts.length === 0) return { reason: named.length === 0 ? NO_NOTES : EXPIRED };
+  return { artifacts };
+}
+
+/** Why an artifact is too big to be notes (it is then not downloaded), or undefined. */
+export function oversized(artifact: ListedArtifact): string | undefined {
+  if (artifact.size_in_bytes <= MAX_NOTES_ARTIFACT_BYTES) return undefined;
+  return (
+    `${describeArtifact(artifact)} is ${artifact.size_in_bytes} bytes, more than notes can be ` +
+    `(${MAX_NOTES_ARTIFACT_BYTES}); it was not downloaded`
+  );
 }
 
 function describeArtifact(artifact: ListedArtifact): string {
@@ -117,9 +136,13 @@ function statusOf(error: unknown): number | undefined {
 // ---------------------------------------------------------------------------------------------
 // Effects
 
+/** What one candidate artifact turned out to be. */
+type Outcome = Restored | { ignored: string };
+
 export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
   const { token, owner, repo, log } = options;
   const repository = `${owner}/${repo}`;
+  const key = sealKey(options.sealSecret);
   /**
    * The artifact client is loaded on first use: it is large (Azure's blob SDK), and a thread's
    * first run needs it only for its first save, after the agent has started.
@@ -135,14 +158,22 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
     const name = notesName(notes.state.threadKey);
     const dir = await mkdtemp(join(options.tempDir, "pitcrew-notes-save-"));
     try {
-      writeNotesFolder(dir, notes);
+      // Everyone who can read the repository can download the artifact: no secret goes up.
+      const scrubbed = scrubNotes(notes, options.secrets);
+      const text = writeNotesFolder(dir, scrubbed.notes);
+      await writeFile(join(dir, SEAL_FILE), seal(key, text));
+      if (scrubbed.withheld > 0) {
+        log.info(`notes: withheld ${scrubbed.withheld} secret-looking value(s) before the upload`);
+      }
       try {
         // One artifact per name and run: an earlier save of this run gives way.
         const client = await artifactClient();
         await client.deleteArtifact(name).catch((error: unknown) => {
           if (!isNamed(error, "ArtifactNotFoundError")) throw error;
         });
-        const files = [NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE].map((file) => join(dir, file));
+        const files = [NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE, SEAL_FILE].map((file) =>
+          join(dir, file),
+        );
         const { id } = await client.uploadArtifact(name, files, dir, {
           retentionDays: options.retentionDays,
         });
@@ -163,8 +194,8 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
     }
   }
 
-  /** The notes in one artifact, or why they cannot be used. */
-  async function download(artifact: ListedArtifact, threadKey: string): Promise<Restored> {
+  /** The notes in one artifact whose run is trusted, or why they cannot be used. */
+  async function download(artifact: ListedArtifact, threadKey: string): Promise<Outcome> {
     const from = describeArtifact(artifact);
     const dir = await mkdtemp(join(options.tempDir, "pitcrew-notes-restore-"));
     try {
@@ -188,9 +219,12 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
           reason: `${from} could not be downloaded and unpacked (${describeError(error)})`,
         };
       }
+      let text: NotesText;
       let notes: Notes;
       try {
-        notes = readNotesFolder(dir);
+        text = readNotesText(dir);
+        if (!sealed(dir, text)) return { ignored: SEAL_MISMATCH };
+        notes = notesFromText(text);
       } catch (error) {
         return {
           found: false,
@@ -206,11 +240,58 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
           reason: `the notes in ${from} were not used: ${wrong}`,
         };
       }
-      log.info(`Restored the thread's notes from ${from}.`);
       return { found: true, notes, from };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /** Whether the folder's seal is this key's seal of its files; a missing seal is none. */
+  function sealed(dir: string, text: NotesText): boolean {
+    let given: string;
+    try {
+      given = readCapped(dir, SEAL_FILE, SEAL_CAP);
+    } catch {
+      return false;
+    }
+    return sealMatches(key, text, given);
+  }
+
+  /** This repository's id: the payload's, else asked once. */
+  let repositoryId: Promise<number> | undefined;
+  const ownId = (): Promise<number> =>
+    (repositoryId ??=
+      options.repositoryId === undefined
+        ? octokit.rest.repos.get({ owner, repo }).then(({ data }) => data.id)
+        : Promise.resolve(options.repositoryId));
+
+  /** One candidate, newest first: skipped (`ignored`) unless its run and its seal are ours. */
+  async function consider(
+    artifact: ListedArtifact,
+    threadKey: string,
+    workflowPath: string,
+  ): Promise<Outcome> {
+    const runId = artifact.workflow_run?.id;
+    if (runId === undefined) return { ignored: "it names no workflow run" };
+    let why: string | undefined;
+    try {
+      const run = await lookUpRun(octokit, { owner, repo }, runId);
+      why =
+        run === undefined
+          ? `its run ${runId} was not found`
+          : distrust(run, { workflowPath, repositoryId: await ownId() });
+    } catch (error) {
+      // Not knowing is not distrust: an older save must not win over one that may be the newest.
+      return {
+        found: false,
+        damaged: true,
+        reason: `pitcrew could not check which run made ${describeArtifact(artifact)} (${describeError(error)})`,
+      };
+    }
+    if (why !== undefined) return { ignored: why };
+    const tooBig = oversized(artifact);
+    if (tooBig !== undefined) return { found: false, damaged: true, reason: tooBig };
+    return download(artifact, threadKey);
   }
 
   return {
@@ -222,6 +303,17 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
 
     async restore(threadKey) {
       const name = notesName(threadKey);
+      const workflowPath =
+        options.workflowRef === undefined ? undefined : workflowPathOf(options.workflowRef, true);
+      if (workflowPath === undefined) {
+        return {
+          found: false,
+          damaged: true,
+          reason:
+            "GITHUB_WORKFLOW_REF does not name this run's workflow file, so no notes artifact " +
+            "can be checked as pitcrew's own; run pitcrew as a step of a GitHub Actions workflow",
+        };
+      }
       let listed: ListedArtifact[];
       try {
         const { data } = await octokit.rest.actions.listArtifactsForRepo({
@@ -239,9 +331,26 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
           reason: `pitcrew could not list the artifacts of ${repository} (${describeError(error)})${hint}`,
         };
       }
-      const choice = chooseNotes(listed, name);
-      if ("reason" in choice) return { found: false, ...choice };
-      return download(choice.artifact, threadKey);
+      const candidates = notesCandidates(listed, name);
+      if ("reason" in candidates) return { found: false, reason: candidates.reason };
+      const checked = candidates.artifacts.slice(0, MAX_RUNS_CHECKED);
+      for (const artifact of checked) {
+        const outcome = await consider(artifact, threadKey, workflowPath);
+        if (!("ignored" in outcome)) return outcome;
+        log.warning(
+          `ignored notes artifact ${artifact.id} of run ${artifact.workflow_run?.id ?? "unknown"} (${outcome.ignored})`,
+        );
+      }
+      const unchecked = candidates.artifacts.length - checked.length;
+      return {
+        found: false,
+        reason:
+          `none of the thread's ${checked.length} newest notes artifacts was saved by this ` +
+          "workflow's own runs with a valid seal" +
+          (unchecked > 0
+            ? `; ${unchecked} older ones were not checked (at most ${MAX_RUNS_CHECKED} are)`
+            : ""),
+      };
     },
   };
 }

@@ -88,7 +88,7 @@ function invalid(file: string, what: string): PitcrewError {
  * checked on the open file before reading, and a notes folder may come from a downloaded artifact:
  * a link inside it is never followed.
  */
-function readCapped(dir: string, file: string, cap: number): string {
+export function readCapped(dir: string, file: string, cap: number): string {
   let fd: number;
   try {
     fd = openSync(join(dir, file), constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -126,20 +126,36 @@ export function parseState(text: string): ThreadState {
   throw invalid(STATE_FILE, `${field}: ${what}`);
 }
 
+/** The three files' text exactly as written: what a seal covers (store/seal.ts). */
+export interface NotesText {
+  note: string;
+  state: string;
+  transcript: string;
+}
+
+/** A notes folder's files, each capped; anything missing or oversized is `notes-invalid`. */
+export function readNotesText(dir: string): NotesText {
+  const state = readCapped(dir, STATE_FILE, STATE_CAP);
+  const note = readCapped(dir, NOTE_FILE, NOTE_CAP);
+  return { note, state, transcript: readCapped(dir, TRANSCRIPT_FILE, TRANSCRIPT_CAP) };
+}
+
+/** The notes in the files' text; a malformed state is `notes-invalid`. */
+export function notesFromText(text: NotesText): Notes {
+  return { note: text.note, state: parseState(text.state), transcript: text.transcript };
+}
+
 /** Reads a notes folder back; anything missing, oversized or malformed is `notes-invalid`. */
 export function readNotesFolder(dir: string): Notes {
-  const state = parseState(readCapped(dir, STATE_FILE, STATE_CAP));
-  const note = readCapped(dir, NOTE_FILE, NOTE_CAP);
-  const transcript = readCapped(dir, TRANSCRIPT_FILE, TRANSCRIPT_CAP);
-  return { note, state, transcript };
+  return notesFromText(readNotesText(dir));
 }
 
 /**
- * Writes the three files into `dir` (created if needed). The transcript is cut to its cap here
- * (newest lines kept) so a long thread still saves; a state or note over its cap would be refused
- * on restore, so it is refused now, while the run can still say so.
+ * Writes the three files into `dir` (created if needed) and returns their text. The transcript is
+ * cut to its cap here (newest lines kept) so a long thread still saves; a state or note over its
+ * cap would be refused on restore, so it is refused now, while the run can still say so.
  */
-export function writeNotesFolder(dir: string, notes: Notes): void {
+export function writeNotesFolder(dir: string, notes: Notes): NotesText {
   const state = `${JSON.stringify(notes.state, null, 2)}\n`;
   if (Buffer.byteLength(state) > STATE_CAP)
     throw new PitcrewError(
@@ -151,10 +167,12 @@ export function writeNotesFolder(dir: string, notes: Notes): void {
       "notes-too-large",
       `${NOTE_FILE}: ${Buffer.byteLength(notes.note)} bytes, over the cap of ${NOTE_CAP}.`,
     );
+  const transcript = capTranscript(notes.transcript, TRANSCRIPT_CAP);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, STATE_FILE), state);
   writeFileSync(join(dir, NOTE_FILE), notes.note);
-  writeFileSync(join(dir, TRANSCRIPT_FILE), capTranscript(notes.transcript, TRANSCRIPT_CAP));
+  writeFileSync(join(dir, TRANSCRIPT_FILE), transcript);
+  return { note: notes.note, state, transcript };
 }
 
 /** What one run knows about itself when it saves: its own totals, never the thread's. */

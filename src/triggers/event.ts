@@ -48,13 +48,29 @@ const WorkflowDispatchSchema = z.object({
   repository: RepositorySchema,
 });
 
+/**
+ * The events that can start work, each once: what parseEvent reads, and the only events whose
+ * runs' handoff notes a later run trusts (store/provenance.ts).
+ */
+export const ACTED_ON_EVENTS = ["issue_comment", "workflow_dispatch"] as const;
+export type ActedOnEvent = (typeof ACTED_ON_EVENTS)[number];
+
 /** What the first word after the trigger phrase asks for; anything else is a free instruction. */
 const COMMANDS: Record<string, TaskKind> = { fix: "fix", continue: "continue" };
 
 export function parseEvent({ eventName, payload, triggerPhrase, runId }: GitHubEvent): Trigger {
-  if (eventName === "issue_comment") return parseIssueComment(payload, triggerPhrase);
-  if (eventName === "workflow_dispatch") return parseWorkflowDispatch(payload, runId);
-  return { kind: "ignore", reason: `pitcrew does not act on ${eventName} events` };
+  const parsers: { [Event in ActedOnEvent]: () => Trigger } = {
+    issue_comment: () => parseIssueComment(payload, triggerPhrase),
+    workflow_dispatch: () => parseWorkflowDispatch(payload, runId),
+  };
+  if (!isActedOn(eventName)) {
+    return { kind: "ignore", reason: `pitcrew does not act on ${eventName} events` };
+  }
+  return parsers[eventName]();
+}
+
+export function isActedOn(eventName: string): eventName is ActedOnEvent {
+  return (ACTED_ON_EVENTS as readonly string[]).includes(eventName);
 }
 
 function parseIssueComment(payload: unknown, triggerPhrase: string): Trigger {

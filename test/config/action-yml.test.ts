@@ -24,6 +24,7 @@ const INPUTS = [
   "base-url",
   "model",
   "github-token",
+  "notes-key",
   "trigger-phrase",
   "max-turns",
   "time-budget",

@@ -32,6 +32,7 @@ describe("readInputs", () => {
         "base-url": "http://127.0.0.1:8080/v1",
         model: "gpt-5-mini",
         "github-token": "ghs_token",
+        "notes-key": "a-notes-key-of-32-characters-000",
         "trigger-phrase": "/pitcrew",
         "max-turns": "12",
         "time-budget": "7.5",
@@ -53,6 +54,7 @@ describe("readInputs", () => {
       baseUrl: "http://127.0.0.1:8080/v1",
       model: "gpt-5-mini",
       githubToken: "ghs_token",
+      notesKey: "a-notes-key-of-32-characters-000",
       triggerPhrase: "/pitcrew",
       maxTurns: 12,
       timeBudgetMinutes: 7.5,
@@ -91,6 +93,23 @@ describe("readInputs", () => {
       assert.throws(() => readInputs(), PitcrewError),
     );
     assert.match(stdout, /^::add-mask::sk-secret-789$/m);
+  });
+
+  test("a notes-key under 16 characters is config-notes-key-short, masked, never quoted", () => {
+    const short = "fifteen-chars-x";
+    const { stdout } = withActionInputs({ "api-key": "sk-secret-789", "notes-key": short }, () =>
+      assert.throws(
+        () => readInputs(),
+        (error: unknown) =>
+          error instanceof PitcrewError &&
+          error.code === "config-notes-key-short" &&
+          /is 15 characters long; .* at least 16/.test(error.message) &&
+          !error.message.includes(short),
+      ),
+    );
+    assert.match(stdout, new RegExp(`^::add-mask::${short}$`, "m"));
+    const sixteen = withActionInputs({ "notes-key": `${short}y` }, () => readInputs());
+    assert.equal(sixteen.value.notesKey, `${short}y`);
   });
 
   const bad: [input: string, raw: string, says: RegExp][] = [

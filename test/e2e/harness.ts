@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
-import { startGitHubServer } from "../support/github-server.ts";
+import { FAKE_WORKFLOW_PATH, startGitHubServer } from "../support/github-server.ts";
 import type { FakeGitHub } from "../support/github-server.ts";
 import { startModelServer } from "../support/model-server.ts";
 import type { ModelServer, Script } from "../support/model-server.ts";
@@ -171,6 +171,7 @@ export async function runAction(world: World, options: RunOptions): Promise<Acti
     GITHUB_API_URL: world.github.url,
     ...world.github.artifacts.runnerEnv(Number(runId)),
     GITHUB_RUN_ID: runId,
+    GITHUB_WORKFLOW_REF: `${world.github.owner}/${world.github.repo}/${FAKE_WORKFLOW_PATH}@refs/heads/main`,
     GITHUB_SHA: fixtureGit(workspace, "rev-parse", "HEAD"),
     GITHUB_WORKSPACE: workspace,
     GITHUB_OUTPUT: outputPath,
@@ -182,6 +183,8 @@ export async function runAction(world: World, options: RunOptions): Promise<Acti
   for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   }
+  // GitHub knows the run: its workflow file and the event that started it.
+  world.github.setRun(Number(runId), { event: options.eventName });
   const { code, stdout, stderr } = await node(index, workspace, env, options.onSpawn);
   // Then the post step, as the runner always runs it: with the main step's saved state as STATE_*.
   const state = parseOutputs(readFileSync(statePath, "utf8"));

@@ -11,7 +11,12 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { git } from "../../src/github/git.ts";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
-import { PR_NOT_PERMITTED, startGitHubServer, type FakeGitHub } from "../support/github-server.ts";
+import {
+  FAKE_WORKFLOW_PATH,
+  PR_NOT_PERMITTED,
+  startGitHubServer,
+  type FakeGitHub,
+} from "../support/github-server.ts";
 
 // ---------------------------------------------------------------------------------------------
 // OpenAPI 3.0 schema checking: the subset GitHub's description uses. A field the schema does not
@@ -506,6 +511,63 @@ describe("REST routes answer in GitHub's documented shapes", () => {
     assert.deepEqual(
       github.artifacts.artifacts().map((artifact) => artifact.id),
       [older.id, logs.id],
+    );
+  });
+
+  test("workflow runs: where a run's code came from, for runs the fake has seen; 404 for others", async () => {
+    const template = "/repos/{owner}/{repo}/actions/runs/{run_id}";
+    github.artifacts.putArtifact({ name: "notes", runId: 21, files: { "a.md": "" } });
+    github.setRun(22, {
+      event: "pull_request",
+      path: ".github/workflows/ci.yml",
+      headRepository: "attacker/Hello-World",
+      headBranch: "patch-1",
+    });
+    type Run = {
+      id: number;
+      path: string;
+      event: string;
+      repository: { id: number; full_name: string };
+      head_repository: { id: number; full_name: string; fork: boolean };
+      head_repository_id: number;
+    };
+    const summary = (run: Run) => [
+      run.id,
+      run.path,
+      run.event,
+      run.repository.full_name,
+      run.head_repository.full_name,
+      run.head_repository.fork,
+      run.head_repository.id === run.repository.id,
+      run.head_repository_id === run.head_repository.id,
+    ];
+    const own = (await call(template, "GET", `${REPO}/actions/runs/21`, 200)).body as Run;
+    assert.deepEqual(summary(own), [
+      21,
+      FAKE_WORKFLOW_PATH,
+      "issue_comment",
+      "Codertocat/Hello-World",
+      "Codertocat/Hello-World",
+      false,
+      true,
+      true,
+    ]);
+    const fork = (await call(template, "GET", `${REPO}/actions/runs/22`, 200)).body as Run;
+    assert.deepEqual(summary(fork), [
+      22,
+      ".github/workflows/ci.yml",
+      "pull_request",
+      "Codertocat/Hello-World",
+      "attacker/Hello-World",
+      true,
+      false,
+      true,
+    ]);
+    // GitHub's description lists no 404 for this route, but an unknown run gets GitHub's plain one.
+    const unknown = await rest("GET", `${REPO}/actions/runs/23`);
+    assert.deepEqual(
+      [unknown.status, (unknown.body as { message: string }).message],
+      [404, "Not Found"],
     );
   });
 

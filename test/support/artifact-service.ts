@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { crc32 } from "node:zlib";
+import { crc32, inflateRawSync } from "node:zlib";
 
 // ---------------------------------------------------------------------------------------------
 // State
@@ -64,6 +64,8 @@ export interface ArtifactService extends FakeArtifacts {
   finalized(): FakeArtifact[];
   find(id: number): FakeArtifact | undefined;
   isExpired(artifact: FakeArtifact): boolean;
+  /** Whether a job of run `runId` was seen (given a runner environment or an artifact). */
+  knowsRun(runId: number): boolean;
   /** A signed URL that reads the artifact's blob without other credentials. */
   downloadUrl(artifact: FakeArtifact): string;
   remove(id: number): void;
@@ -154,6 +156,32 @@ function zipFiles(files: Record<string, string | Buffer>): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * The files of an artifact's zip, as the real client uploads it (deflated or stored), read from
+ * the central directory: what a person who downloads the artifact gets.
+ */
+export function unzipFiles(zip: Buffer): Record<string, Buffer> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end === -1) throw new Error("no zip: the end of central directory is missing");
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < count; i++) {
+    const method = zip.readUInt16LE(at + 10);
+    const compressed = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(dataAt, dataAt + compressed);
+    files[name] = method === 8 ? inflateRawSync(data) : Buffer.from(data);
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return files;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -530,6 +558,7 @@ export function createArtifactService(origin: () => string): ArtifactService {
     finalized: () => live().filter((artifact) => artifact.finalized),
     find: (id) => artifacts.get(id),
     isExpired: (artifact) => Date.parse(artifact.expiresAt) <= Date.now(),
+    knowsRun: (runId) => [...runs.values()].includes(runId),
     downloadUrl: (artifact) => blobUrl(artifact, "r"),
     remove,
   };

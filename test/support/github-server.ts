@@ -75,6 +75,21 @@ export interface FakePull {
   updatedAt: string;
 }
 
+/** A workflow run, as far as GitHub tells where it came from. */
+export interface FakeRun {
+  id: number;
+  /** The workflow file the run ran, as GitHub's `path`. */
+  path: string;
+  /** The event that triggered it: `issue_comment`, `pull_request`, … */
+  event: string;
+  /** `owner/name` of the repository the run's code came from: this one, or a fork. */
+  headRepository: string;
+  headBranch: string;
+}
+
+/** The workflow file of the runs the tests simulate (GITHUB_WORKFLOW_REF names it). */
+export const FAKE_WORKFLOW_PATH = ".github/workflows/pitcrew.yml";
+
 export interface LoggedRequest {
   method: string;
   /** The path without the query string, decoded. */
@@ -174,6 +189,12 @@ export interface FakeGitHub {
   /** The artifact service on the same port (ACTIONS_RESULTS_URL, runtime tokens) and its state,
    * shared with the REST artifact routes. */
   artifacts: FakeArtifacts;
+  /**
+   * Says where workflow run `id` came from. Every run that was given a runner environment or
+   * holds an artifact exists, as on GitHub; unless set here it ran FAKE_WORKFLOW_PATH on an
+   * `issue_comment` with this repository's code.
+   */
+  setRun(id: number, run: Partial<Omit<FakeRun, "id">>): FakeRun;
   /** Answers the next matching requests with a fault, before any other handling (Twirp and blob
    * requests too, with GitHub's REST error body). */
   fail(fault: Fault): void;
@@ -219,8 +240,8 @@ const REACTIONS: readonly ReactionContent[] = [
   "rocket",
   "eyes",
 ];
-/** GitHub's repository id for octocat/Hello-World, so ids look like GitHub's. */
-const REPO_ID = 1296269;
+/** GitHub's id for Codertocat/Hello-World, as the webhook examples the tests send carry it. */
+export const REPO_ID = 186853002;
 
 function githubError(status: number, message: string, docs: string, extra = {}): Answer {
   return {
@@ -297,6 +318,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   const comments: FakeComment[] = [];
   const reactions: FakeReaction[] = [];
   const pulls = new Map<number, FakePull>();
+  const runs = new Map<number, FakeRun>();
   const faults: (Fault & { left: number })[] = [];
   const requests: LoggedRequest[] = [];
   const repoIds = new Map<string, number>([[fullName.toLowerCase(), REPO_ID]]);
@@ -411,6 +433,24 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     };
     pulls.set(pull.number, added);
     return added;
+  }
+
+  function setRun(id: number, run: Partial<Omit<FakeRun, "id">>): FakeRun {
+    const set: FakeRun = { ...runOf(id), ...run };
+    runs.set(id, set);
+    return set;
+  }
+
+  function runOf(id: number): FakeRun {
+    return (
+      runs.get(id) ?? {
+        id,
+        path: FAKE_WORKFLOW_PATH,
+        event: "issue_comment",
+        headRepository: fullName,
+        headBranch: defaultBranch,
+      }
+    );
   }
 
   // -- GitHub's JSON ------------------------------------------------------------------------
@@ -758,10 +798,83 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       workflow_run: {
         id: artifact.runId,
         repository_id: REPO_ID,
-        head_repository_id: REPO_ID,
-        head_branch: defaultBranch,
-        head_sha: branchSha(defaultBranch) ?? "",
+        head_repository_id: repositoryJson(runOf(artifact.runId).headRepository).id,
+        head_branch: runOf(artifact.runId).headBranch,
+        head_sha: runHeadSha(runOf(artifact.runId)),
       },
+    };
+  }
+
+  /** The run's head commit: the branch's in this repository, a made-up one in a fork. */
+  function runHeadSha(run: FakeRun): string {
+    const own = isOwnRepo(run.headRepository) ? branchSha(run.headBranch) : undefined;
+    return (
+      own ??
+      execFileSync("git", ["hash-object", "--stdin"], {
+        input: `${run.headRepository}:${run.headBranch}`,
+        encoding: "utf8",
+      }).trim()
+    );
+  }
+
+  /** A workflow run as `GET /actions/runs/{id}` answers (the `workflow-run` schema). */
+  function runJson(run: FakeRun): Record<string, unknown> {
+    const self = repoApi(fullName, `/actions/runs/${run.id}`);
+    const headSha = runHeadSha(run);
+    const head = repositoryJson(run.headRepository);
+    const workflowId = 161_335 + [...run.path].reduce((sum, c) => sum + c.charCodeAt(0), 0);
+    const checkSuite = 414_944_374 + run.id;
+    const committer = { name: "Monalisa Octocat", email: "octocat@github.com" };
+    return {
+      id: run.id,
+      name: run.path
+        .split("/")
+        .at(-1)
+        ?.replace(/\.ya?ml$/, ""),
+      node_id: nodeId("WFR", run.id),
+      check_suite_id: checkSuite,
+      check_suite_node_id: nodeId("CS", checkSuite),
+      head_branch: run.headBranch,
+      head_sha: headSha,
+      path: run.path,
+      run_number: run.id % 10_000,
+      run_attempt: 1,
+      referenced_workflows: [],
+      event: run.event,
+      status: "completed",
+      conclusion: "success",
+      workflow_id: workflowId,
+      url: self,
+      html_url: `${HTML}/${fullName}/actions/runs/${run.id}`,
+      pull_requests: [],
+      created_at: createdAt,
+      updated_at: createdAt,
+      actor: userJson(actor),
+      triggering_actor: userJson(actor),
+      run_started_at: createdAt,
+      jobs_url: `${self}/jobs`,
+      logs_url: `${self}/logs`,
+      check_suite_url: repoApi(fullName, `/check-suites/${checkSuite}`),
+      artifacts_url: `${self}/artifacts`,
+      cancel_url: `${self}/cancel`,
+      rerun_url: `${self}/rerun`,
+      previous_attempt_url: null,
+      workflow_url: repoApi(fullName, `/actions/workflows/${workflowId}`),
+      head_commit: {
+        id: headSha,
+        tree_id: execFileSync("git", ["hash-object", "--stdin"], {
+          input: `tree of ${headSha}`,
+          encoding: "utf8",
+        }).trim(),
+        message: "Update",
+        timestamp: createdAt,
+        author: committer,
+        committer,
+      },
+      repository: repositoryJson(fullName),
+      head_repository: head,
+      head_repository_id: head.id,
+      display_title: "pitcrew",
     };
   }
 
@@ -855,6 +968,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     getArtifact: `${DOCS}/actions/artifacts#get-an-artifact`,
     deleteArtifact: `${DOCS}/actions/artifacts#delete-an-artifact`,
     downloadArtifact: `${DOCS}/actions/artifacts#download-an-artifact`,
+    getRun: `${DOCS}/actions/workflow-runs#get-a-workflow-run`,
   };
 
   const routes: Route[] = [
@@ -1123,6 +1237,16 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
           .filter((artifact) => name === null || artifact.name === name)
           .sort(newestFirst);
         return artifactList(matching, call);
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
+      docs: docs.getRun,
+      answer(call) {
+        const id = Number(call.params.run_id);
+        if (!runs.has(id) && !artifacts.knowsRun(id)) return notFound(docs.getRun);
+        return { status: 200, body: runJson(runOf(id)) };
       },
     },
     {
@@ -1444,6 +1568,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     routes: routes.map(({ method, path }) => ({ method, path })),
     requests,
     artifacts,
+    setRun,
     addUser,
     setPermission(login, permission) {
       userNamed(login);
