@@ -185,6 +185,10 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
         ...DEFAULT_SETTINGS,
         backend: config.sandbox,
         timeoutMs: config.commandTimeoutSeconds * 1000,
+        limits: {
+          ...DEFAULT_SETTINGS.limits,
+          diskReserveBytes: config.diskReserveMiB * 1024 * 1024,
+        },
         protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
       },
       model: createModelClient({

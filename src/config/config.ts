@@ -24,6 +24,8 @@ export interface Config {
   contextWindow: number;
   sandbox: SandboxSettings["backend"];
   commandTimeoutSeconds: number;
+  /** MiB kept free on the checkout's disk: a command that writes past it is killed; 0: none. */
+  diskReserveMiB: number;
   /** Bot logins allowed to trigger, by exact name (never a wildcard). */
   allowedBots: string[];
   /** Thread branches are `<prefix>issue-<N>`, `<prefix>pr-<N>`, `<prefix>task-<run>`. */
@@ -52,6 +54,7 @@ export const DEFAULTS = {
   costBudget: 5,
   contextWindow: 128_000,
   commandTimeoutSeconds: 60,
+  diskReserveMiB: 1024,
   branchPrefix: "pitcrew/",
   draft: false,
   allowWorkflowChanges: false,

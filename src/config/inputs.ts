@@ -13,6 +13,7 @@ import {
   FLAG_TAKES,
   WHOLE_ABOVE_ZERO,
   WHOLE_BUDGET,
+  DISK_RESERVE,
   complaint,
 } from "./rules.ts";
 import type { Rule } from "./rules.ts";
@@ -112,6 +113,7 @@ export function readInputs(getInput: GetInput = core.getInput): ActionInputs {
         ? undefined
         : sandboxChoice(sandbox, "config-invalid", "Input 'sandbox'"),
     commandTimeoutSeconds: number("command-timeout", ABOVE_ZERO),
+    diskReserveMiB: number("disk-reserve", DISK_RESERVE),
     allowedBots: allowedBots(read("allowed-bots")),
     branchPrefix,
     draft: flag("draft"),

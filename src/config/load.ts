@@ -49,6 +49,7 @@ export function buildConfig(
     contextWindow: inputs.contextWindow ?? DEFAULTS.contextWindow,
     sandbox: inputs.sandbox ?? DEFAULT_SETTINGS.backend,
     commandTimeoutSeconds: inputs.commandTimeoutSeconds ?? DEFAULTS.commandTimeoutSeconds,
+    diskReserveMiB: inputs.diskReserveMiB ?? DEFAULTS.diskReserveMiB,
     allowedBots: inputs.allowedBots ?? [],
     branchPrefix: inputs.branchPrefix ?? repoConfig["branch-prefix"] ?? DEFAULTS.branchPrefix,
     draft: inputs.draft ?? repoConfig.draft ?? DEFAULTS.draft,

@@ -34,6 +34,7 @@ const INPUT_ONLY = [
   "context-window",
   "sandbox",
   "command-timeout",
+  "disk-reserve",
   "allowed-bots",
 ];
 

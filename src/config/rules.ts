@@ -33,6 +33,10 @@ export const WHOLE_BUDGET = numberRule(
   "a whole number, 0 or more (0: no budget)",
   (value) => Number.isInteger(value) && value >= 0,
 );
+export const DISK_RESERVE = numberRule(
+  "a whole number of MiB, 0 or more (0: no reserve)",
+  (value) => Number.isInteger(value) && value >= 0,
+);
 
 export const FLAG_TAKES = "true or false";
 

@@ -33,6 +33,7 @@ const INPUTS = [
   "context-window",
   "sandbox",
   "command-timeout",
+  "disk-reserve",
   "allowed-bots",
   "branch-prefix",
   "draft",
@@ -93,6 +94,7 @@ describe("action.yml", () => {
     says("cost-budget", DEFAULTS.costBudget);
     says("context-window", DEFAULTS.contextWindow);
     says("command-timeout", DEFAULTS.commandTimeoutSeconds);
+    says("disk-reserve", DEFAULTS.diskReserveMiB);
     says("branch-prefix", DEFAULTS.branchPrefix);
     says("draft", DEFAULTS.draft);
     says("allow-workflow-changes", DEFAULTS.allowWorkflowChanges);

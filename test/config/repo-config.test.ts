@@ -113,6 +113,7 @@ describe("parseRepoConfig: run settings", () => {
     "allowed-bots",
     "context-window",
     "command-timeout",
+    "disk-reserve",
   ];
   for (const key of inputOnly) {
     test(`${key} is the workflow's to set: the error says to use the action input`, () => {

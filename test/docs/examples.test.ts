@@ -90,6 +90,7 @@ const CODE_DEFAULTS: Record<string, string> = {
   "context-window": String(DEFAULTS.contextWindow),
   sandbox: DEFAULT_SETTINGS.backend,
   "command-timeout": String(DEFAULTS.commandTimeoutSeconds),
+  "disk-reserve": String(DEFAULTS.diskReserveMiB),
   "branch-prefix": DEFAULTS.branchPrefix,
   draft: String(DEFAULTS.draft),
   "allow-workflow-changes": String(DEFAULTS.allowWorkflowChanges),
