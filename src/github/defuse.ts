@@ -136,7 +136,8 @@ function codeSpanOf(text: string, context: string): string {
   return `${ticks}${text}${ticks}`;
 }
 
-function longestRun(text: string, char: string): number {
+/** The longest run of `char` in `text`: a code span or fence must be longer to hold it. */
+export function longestRun(text: string, char: string): number {
   let longest = 0;
   let run = 0;
   for (const c of text) {

@@ -17,6 +17,7 @@ import {
   defuseInline,
   defuseMarkdown,
   defusePlain,
+  longestRun,
   neutraliseClosing,
 } from "./defuse.ts";
 import type { Audience } from "./defuse.ts";
@@ -127,16 +128,6 @@ export function codeSpan(text: string): string {
 export function codeBlock(text: string): string {
   const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1));
   return `${fence}text\n${text.replace(/\s+$/, "")}\n${fence}`;
-}
-
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const c of text) {
-    run = c === char ? run + 1 : 0;
-    longest = Math.max(longest, run);
-  }
-  return longest;
 }
 
 function escapeHtml(text: string): string {

@@ -6,11 +6,13 @@
  * a token-shaped fixture already in the repository does not block every later change to its file.
  */
 import { Buffer } from "node:buffer";
-import { git, gitBytes } from "./git.ts";
+import { gitBytes } from "./git.ts";
 import { scanForSecrets, scanNames, showSource } from "./secret-scan.ts";
 import type { Finding } from "./secret-scan.ts";
 import { UNPACK_LIMITS, compressionOf, unpack, unpackBudget } from "./secret-unpack.ts";
 import type { Layer, UnpackBudget } from "./secret-unpack.ts";
+import { stagedChanges } from "./staged-checks.ts";
+import type { StagedChange } from "./staged-checks.ts";
 
 /** A file read whole for the scan; a larger one is a finding, not passed unseen. */
 export const MAX_FILE_BYTES = UNPACK_LIMITS.memberBytes;
@@ -20,40 +22,6 @@ const BATCH_BYTES = 64 * 1024 * 1024;
 
 /** Regular files, executables and symlinks (whose target is a blob too). */
 const CONTENT_MODES = new Set(["100644", "100755", "120000"]);
-
-interface StagedBlob {
-  path: string;
-  sha: string;
-  status: string;
-  mode: string;
-}
-
-/** `git diff --raw -z --no-renames --abbrev=40`: `:old new oldsha newsha status\0path\0`. */
-function parseRaw(output: string): StagedBlob[] {
-  const fields = output.split("\0");
-  const blobs: StagedBlob[] = [];
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const [, mode, , sha, status] = (fields[index] ?? "").replace(/^:/, "").split(" ");
-    const path = fields[index + 1] ?? "";
-    if (mode === undefined || sha === undefined || status === undefined || path === "") continue;
-    blobs.push({ path, sha, status, mode });
-  }
-  return blobs;
-}
-
-async function stagedBlobs(workspace: string, startSha: string): Promise<StagedBlob[]> {
-  const raw = await git(workspace, [
-    "diff",
-    "--cached",
-    "--raw",
-    "-z",
-    "--no-renames",
-    "--no-ext-diff",
-    "--abbrev=40",
-    startSha,
-  ]);
-  return parseRaw(raw.stdout);
-}
 
 async function blobSizes(workspace: string, shas: readonly string[]): Promise<number[]> {
   const out = await gitBytes(workspace, ["cat-file", "--batch-check"], `${shas.join("\n")}\n`);
@@ -127,7 +95,7 @@ export function scanFileContent(
 }
 
 interface Sized {
-  blob: StagedBlob;
+  blob: StagedChange;
   size: number;
 }
 
@@ -140,15 +108,15 @@ export async function scanStagedFiles(
   startSha: string,
   known: readonly string[],
 ): Promise<Finding[]> {
-  const staged = (await stagedBlobs(workspace, startSha)).filter(
-    (blob) => blob.status !== "D" && CONTENT_MODES.has(blob.mode),
+  const staged = (await stagedChanges(workspace, startSha)).filter(
+    (blob) => blob.status !== "D" && CONTENT_MODES.has(blob.newMode),
   );
   const added = staged.filter((blob) => blob.status === "A").map((blob) => blob.path);
   const findings = scanNames(added, known);
   if (staged.length === 0) return findings;
   const sizes = await blobSizes(
     workspace,
-    staged.map((blob) => blob.sha),
+    staged.map((blob) => blob.newSha),
   );
   const readable: Sized[] = [];
   staged.forEach((blob, index) => {
@@ -160,7 +128,7 @@ export async function scanStagedFiles(
   for (const batch of batches(readable)) {
     const contents = await readBlobs(
       workspace,
-      batch.map(({ blob }) => blob.sha),
+      batch.map(({ blob }) => blob.newSha),
     );
     batch.forEach(({ blob }, index) => {
       const bytes = contents[index] ?? Buffer.alloc(0);

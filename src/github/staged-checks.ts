@@ -13,6 +13,10 @@ export interface StagedChange {
   path: string;
   oldMode: string;
   newMode: string;
+  /** The staged blob (all zeros when the path is deleted). */
+  newSha: string;
+  /** A added, M modified, D deleted, T type changed. */
+  status: string;
 }
 
 /** A submodule (gitlink) entry's mode in git's trees. */
@@ -25,9 +29,10 @@ export function parseRawDiff(output: string): StagedChange[] {
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const header = fields[index] ?? "";
     const path = fields[index + 1] ?? "";
-    const [oldMode, newMode] = header.replace(/^:/, "").split(" ");
+    const [oldMode, newMode, , newSha, status] = header.replace(/^:/, "").split(" ");
     if (oldMode === undefined || newMode === undefined || path === "") continue;
-    changes.push({ path, oldMode, newMode });
+    if (newSha === undefined || status === undefined) continue;
+    changes.push({ path, oldMode, newMode, newSha, status });
   }
   return changes;
 }
