@@ -1,5 +1,5 @@
 /**
- * What the decoding secret scan (src/github/secret-scan.ts, issue 10 §3) costs against the
+ * What the decoding secret scan (src/git/secret-scan.ts, issue 10 §3) costs against the
  * line-only scan it replaced, on a large diff of ordinary code: 1 MB and 10 MB of this
  * repository's sources and node_modules' JavaScript, as added lines of one hunk per file, with
  * three realistic held values. Variants, interleaved round by round: the old scan (kept here only
@@ -12,14 +12,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { scanFileContent } from "../src/github/secret-files.ts";
-import {
-  MIN_KNOWN_LENGTH,
-  PATTERNS,
-  looksRandom,
-  scanForSecrets,
-} from "../src/github/secret-scan.ts";
-import type { ScanItem } from "../src/github/secret-scan.ts";
+import { scanFileContent } from "../src/git/secret-files.ts";
+import { MIN_KNOWN_LENGTH, PATTERNS, looksRandom, scanForSecrets } from "../src/git/secret-scan.ts";
+import type { ScanItem } from "../src/git/secret-scan.ts";
 import type { BenchOptions } from "./run.ts";
 import { stats } from "./sandbox-latency.ts";
 

@@ -11,7 +11,7 @@ import type { Config } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { loadConfig } from "./config/load.ts";
 import { createGitHubApi } from "./github/client.ts";
-import { knownSecrets } from "./github/secret-scan.ts";
+import { knownSecrets } from "./git/secret-scan.ts";
 import type { GitHubApi } from "./github/api.ts";
 import { NO_WORK, createProgressComment } from "./github/progress.ts";
 import { setOutputs } from "./github/report.ts";

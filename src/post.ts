@@ -8,7 +8,7 @@ import * as core from "@actions/core";
 import { DEFAULTS } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { describeError } from "./errors.ts";
-import { knownSecrets } from "./github/secret-scan.ts";
+import { knownSecrets } from "./git/secret-scan.ts";
 import { runnerContext } from "./runner.ts";
 import { createArtifactStore } from "./store/artifact.ts";
 import { readNotesFolder } from "./store/notes.ts";

@@ -16,14 +16,9 @@ import { SYSTEM_PROMPT, continuePrompt, localTaskPrompt } from "../agent/prompt.
 import { runSession } from "../agent/session.ts";
 import { DEFAULTS } from "../config/config.ts";
 import { readRepositorySetup } from "../config/repository.ts";
-import { git } from "../github/git.ts";
-import {
-  addRunWorktree,
-  commitAll,
-  continueWorktree,
-  removeRunWorktree,
-} from "../github/worktree.ts";
-import type { RunWorktree } from "../github/worktree.ts";
+import { git } from "../git/git.ts";
+import { addRunWorktree, commitAll, continueWorktree, removeRunWorktree } from "../git/worktree.ts";
+import type { RunWorktree } from "../git/worktree.ts";
 import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
 import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import { createLocalStore } from "../store/local.ts";

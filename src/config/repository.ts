@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import { PitcrewError } from "../errors.ts";
-import { git } from "../github/git.ts";
+import { git } from "../git/git.ts";
 import { EMPTY_REPO_CONFIG, REPO_CONFIG_PATH, parseRepoConfig } from "./repo-config.ts";
 import type { RepoConfig } from "./repo-config.ts";
 

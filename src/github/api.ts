@@ -1,7 +1,8 @@
 /**
  * Every GitHub REST call the action makes, behind one interface: the rest of the code speaks in
- * the domain's shapes (domain/conversation.ts), never in octokit's. The implementation (createGitHubApi) retries
- * transient failures and turns the ones a person must fix into named errors.
+ * the domain's shapes (domain/conversation.ts), never in octokit's. The implementation
+ * (createGitHubApi) retries transient failures and turns the ones a person must fix into named
+ * errors.
  */
 import type { CommentInfo, IssueInfo, PullInfo } from "../domain/conversation.ts";
 

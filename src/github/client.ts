@@ -1,7 +1,7 @@
 /**
  * The GitHubApi over GitHub's REST API, through @actions/github's octokit: it retries what is
  * transient, turns what a person must fix into named errors, and maps octokit's shapes onto
- * api.ts's. Git transport (fetch, push) is not here; github/git.ts runs it.
+ * api.ts's. Git transport (fetch, push) is not here; git/git.ts runs it.
  */
 import { getOctokit } from "@actions/github";
 import { retry, type RetryPlugin } from "@octokit/plugin-retry";

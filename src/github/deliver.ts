@@ -10,11 +10,11 @@ import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import type { Task } from "../domain/task.ts";
 import type { GitHubApi } from "./api.ts";
 import type { PullInfo } from "../domain/conversation.ts";
-import type { PreparedBranch } from "./branch.ts";
+import type { PreparedBranch } from "../git/branch.ts";
 import { audienceOf, defusePlain } from "./defuse.ts";
-import type { Ending, PullLink } from "./progress.ts";
-import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "./publish.ts";
-import { scanForSecrets } from "./secret-scan.ts";
+import type { Ending, PullLink } from "./progress-state.ts";
+import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "../git/publish.ts";
+import { scanForSecrets } from "../git/secret-scan.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
 import type { ToolTally } from "./report.ts";
 

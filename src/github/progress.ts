@@ -4,13 +4,11 @@
  * the cost, and at the end a truthful account (also of a stop, a failure or a refusal). The comment
  * is a view of the run, not the run: a GitHub call failing here is a warning, never a failed run.
  */
-import type { LoopEvent, StopReason } from "../domain/loop.ts";
+import type { LoopEvent } from "../domain/loop.ts";
 import { STOP_CAUSES, describeCall, formatTotals } from "../present/describe.ts";
-import type { Totals } from "../domain/usage.ts";
 import { acceptedTodos } from "../domain/todos.ts";
 import type { Todo } from "../domain/todos.ts";
 import { describeError } from "../errors.ts";
-import type { Task } from "../domain/task.ts";
 import { PITCREW_COMMENT_MARKER } from "../domain/conversation.ts";
 import { audienceOf } from "./defuse.ts";
 import type { Audience } from "./defuse.ts";
@@ -25,43 +23,7 @@ import {
   quotedMarkdown,
   requestLine,
 } from "./report.ts";
-
-export interface PullLink {
-  number: number;
-  url: string;
-  draft: boolean;
-}
-
-/** What the agent has done so far, as the loop's events tell it. */
-export interface Work {
-  todos: readonly Todo[];
-  /** The latest thing the agent did, one line of Markdown. */
-  activity?: string;
-  totals?: Totals;
-  /** All runs on the thread together, this one included (from the thread's notes). */
-  thread?: Totals & { runs: number };
-}
-
-/** How a run ended, with the facts each ending needs. The caller decides which one it was. */
-export type Ending =
-  | { phase: "done"; summary: string; pull: PullLink }
-  | { phase: "stopped"; stopReason: Exclude<StopReason, "done">; summary: string; pull?: PullLink }
-  /** The agent finished and changed nothing; its summary may say why. */
-  | { phase: "no-changes"; summary: string }
-  /** `error`: the named error's sentence (`describeError`). */
-  | { phase: "failed"; error: string; pull?: PullLink }
-  /** `reason`: why the requester may not ask, as authorisation says it. */
-  | { phase: "refused"; reason: string };
-
-export type ProgressState = Work & {
-  task: Pick<Task, "kind" | "instruction" | "requester" | "thread">;
-  /** The workflow run's page. */
-  runUrl: string;
-} & ({ phase: "working" } | Ending);
-
-export type Phase = ProgressState["phase"];
-export type FinalPhase = Ending["phase"];
-export type FinalState = Extract<ProgressState, { phase: FinalPhase }>;
+import type { FinalState, ProgressState, Work } from "./progress-state.ts";
 
 export interface ProgressComment {
   /** Creates the comment (once). */

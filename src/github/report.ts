@@ -22,7 +22,7 @@ import {
   neutraliseClosing,
 } from "./defuse.ts";
 import type { Audience } from "./defuse.ts";
-import type { FinalPhase, FinalState, Phase, PullLink } from "./progress.ts";
+import type { FinalPhase, FinalState, Phase, PullLink } from "./progress-state.ts";
 
 /** The action's `conclusion` output. `skipped`: the event asked nothing of pitcrew. */
 export type Conclusion = "success" | "stopped" | "no-changes" | "failure" | "refused" | "skipped";

@@ -6,8 +6,8 @@
  * an escape sequence, so state.json and every transcript line stay valid JSON. Pure.
  */
 import { Buffer } from "node:buffer";
-import { MIN_KNOWN_LENGTH, PATTERNS, looksRandom } from "../github/secret-scan.ts";
-import type { Pattern } from "../github/secret-scan.ts";
+import { MIN_KNOWN_LENGTH, PATTERNS, looksRandom } from "../git/secret-scan.ts";
+import type { Pattern } from "../git/secret-scan.ts";
 import type { Notes } from "../domain/notes.ts";
 
 export type TextFormat = "text" | "json";

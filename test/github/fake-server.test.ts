@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { git } from "../../src/github/git.ts";
+import { git } from "../../src/git/git.ts";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
 import {
   FAKE_WORKFLOW_PATH,

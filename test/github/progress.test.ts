@@ -19,7 +19,7 @@ import {
   progressFromEvent,
   renderProgress,
 } from "../../src/github/progress.ts";
-import type { FinalState, ProgressState } from "../../src/github/progress.ts";
+import type { FinalState, ProgressState } from "../../src/github/progress-state.ts";
 import { SUMMARY_LIMIT } from "../../src/github/report.ts";
 import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";

@@ -14,7 +14,7 @@ import { runSession } from "../../src/agent/session.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
 import { audienceOf } from "../../src/github/defuse.ts";
-import type { FinalState } from "../../src/github/progress.ts";
+import type { FinalState } from "../../src/github/progress-state.ts";
 import {
   allToolCallsFailed,
   codeBlock,
@@ -29,8 +29,8 @@ import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { createFixtureRepo } from "../support/fixture-repo.ts";
-import { withholdSecrets } from "../../src/github/secret-scan.ts";
-import { fakeSecrets } from "./secret-fixtures.ts";
+import { withholdSecrets } from "../../src/git/secret-scan.ts";
+import { fakeSecrets } from "../support/secret-fixtures.ts";
 import { callTools, say, startModelServer } from "../support/model-server.ts";
 
 const TASK: Task = {

@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
-import { addedLines } from "../../src/github/publish.ts";
-import { scanStagedFiles } from "../../src/github/secret-files.ts";
-import { scanForSecrets } from "../../src/github/secret-scan.ts";
-import type { Finding, ScanItem } from "../../src/github/secret-scan.ts";
-import { fakeSecrets } from "./secret-fixtures.ts";
+import { addedLines } from "../../src/git/publish.ts";
+import { scanStagedFiles } from "../../src/git/secret-files.ts";
+import { scanForSecrets } from "../../src/git/secret-scan.ts";
+import type { Finding, ScanItem } from "../../src/git/secret-scan.ts";
+import { fakeSecrets } from "../support/secret-fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KNOWN = fakeSecrets();

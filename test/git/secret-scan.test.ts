@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { knownSecrets, scanForSecrets, withholdSecrets } from "../../src/github/secret-scan.ts";
+import { knownSecrets, scanForSecrets, withholdSecrets } from "../../src/git/secret-scan.ts";
 
 /** Built from parts so this file holds no token-shaped literal for other scanners to trip on. */
 const SAMPLES: Record<string, string> = {

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { describe, test } from "node:test";
-import { KNOWN_KINDS } from "../../src/github/secret-forms.ts";
-import { scanForSecrets, scanNames, withholdSecrets } from "../../src/github/secret-scan.ts";
-import { fakeSecrets } from "./secret-fixtures.ts";
+import { KNOWN_KINDS } from "../../src/git/secret-forms.ts";
+import { scanForSecrets, scanNames, withholdSecrets } from "../../src/git/secret-scan.ts";
+import { fakeSecrets } from "../support/secret-fixtures.ts";
 
 const [TOKEN = "", API_KEY = ""] = fakeSecrets();
 const bytes = Buffer.from(TOKEN);

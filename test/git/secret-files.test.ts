@@ -8,10 +8,10 @@ import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { gzipSync, zstdCompressSync } from "node:zlib";
-import { KNOWN_KINDS } from "../../src/github/secret-forms.ts";
-import { scanFileContent } from "../../src/github/secret-files.ts";
-import { PROBLEM_KINDS, UNPACK_LIMITS, unpackBudget } from "../../src/github/secret-unpack.ts";
-import { fakeSecrets } from "./secret-fixtures.ts";
+import { KNOWN_KINDS } from "../../src/git/secret-forms.ts";
+import { scanFileContent } from "../../src/git/secret-files.ts";
+import { PROBLEM_KINDS, UNPACK_LIMITS, unpackBudget } from "../../src/git/secret-unpack.ts";
+import { fakeSecrets } from "../support/secret-fixtures.ts";
 
 const [TOKEN = "", API_KEY = ""] = fakeSecrets();
 const KNOWN = [TOKEN, API_KEY];

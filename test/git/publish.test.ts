@@ -12,16 +12,16 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { prepareThreadBranch } from "../../src/github/branch.ts";
-import type { PreparedBranch } from "../../src/github/branch.ts";
+import { prepareThreadBranch } from "../../src/git/branch.ts";
+import type { PreparedBranch } from "../../src/git/branch.ts";
 import {
   BOT_IDENTITY,
   addedLines,
   coAuthorTrailer,
   publish,
   workflowFiles,
-} from "../../src/github/publish.ts";
-import type { PublishRequest } from "../../src/github/publish.ts";
+} from "../../src/git/publish.ts";
+import type { PublishRequest } from "../../src/git/publish.ts";
 import { protectedPatterns } from "../../src/sandbox/protected-paths.ts";
 import type { Person } from "../../src/domain/task.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
