@@ -299,4 +299,22 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(made.github.pulls()[0]?.draft, true);
     assert.match(progressComment(made), /\/agent continue/);
   });
+
+  test("a run stopped by the token budget names the token budget, not the cost", async () => {
+    const made = await world(FIX.slice(1));
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+      inputs: { "token-budget": "1" },
+    });
+    assert.equal(run.outputs.conclusion, "stopped", run.stdout);
+    assert.equal(made.model.requests.length, 1, "the budget stops the loop after one request");
+    const pull = made.github.pulls()[0];
+    assert.equal(pull?.draft, true);
+    assert.match(pull?.body ?? "", /stopped early \(the token budget ran out\)/);
+    assert.match(progressComment(made), /Stopped early: the token budget ran out\./);
+    assert.match(run.summary, /Stopped: the token budget ran out\./);
+    for (const seen of [pull?.body ?? "", progressComment(made), run.summary])
+      assert.doesNotMatch(seen, /cost (or token )?budget/i);
+  });
 });

@@ -143,7 +143,8 @@ describe("renderProgress", () => {
     const causes = {
       max_turns: "the turn limit was reached",
       time_budget: "the time budget ran out",
-      cost_budget: "the cost or token budget ran out",
+      cost_budget: "the cost budget ran out",
+      token_budget: "the token budget ran out",
       cancelled: "the run was cancelled",
     } as const;
     for (const [stopReason, cause] of Object.entries(causes)) {

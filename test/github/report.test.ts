@@ -358,6 +358,10 @@ describe("job summary and outputs", () => {
       noWarnings,
     );
     await writeJobSummary(
+      { ...DONE, phase: "stopped", stopReason: "token_budget", summary: "", tally: [] },
+      noWarnings,
+    );
+    await writeJobSummary(
       {
         ...DONE,
         phase: "failed",
@@ -373,7 +377,12 @@ describe("job summary and outputs", () => {
     const written = readFileSync(summaryFile, "utf8");
     assert.ok(
       written.includes(
-        "- Stopped: the cost or token budget ran out. Reply `/agent continue` on #12 to go on from here.\n",
+        "- Stopped: the cost budget ran out. Reply `/agent continue` on #12 to go on from here.\n",
+      ),
+    );
+    assert.ok(
+      written.includes(
+        "- Stopped: the token budget ran out. Reply `/agent continue` on #12 to go on from here.\n",
       ),
     );
     assert.ok(written.includes("<h2>pitcrew failed</h2>"));
