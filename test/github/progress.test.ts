@@ -52,7 +52,12 @@ const TOTALS = {
   },
   cost: 0.01234,
 };
-const PULL = { number: 34, url: "https://github.com/acme/app/pull/34", draft: false };
+const PULL = {
+  number: 34,
+  url: "https://github.com/acme/app/pull/34",
+  draft: false,
+  operation: "created",
+} as const;
 const BASE = { task: TASK, runUrl: RUN_URL, todos: TODOS, totals: TOTALS };
 
 const WORKING: ProgressState = { ...BASE, phase: "working", activity: "`bash npm test`" };

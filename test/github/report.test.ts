@@ -282,7 +282,12 @@ const DONE: FinalState = {
   totals: TOTALS,
   phase: "done",
   summary: "Fixed the parser. @bob <!-- x",
-  pull: { number: 34, url: "https://github.com/acme/app/pull/34", draft: true },
+  pull: {
+    number: 34,
+    url: "https://github.com/acme/app/pull/34",
+    draft: true,
+    operation: "created",
+  },
 };
 const TALLY: ToolTally = [
   { name: "bash", calls: 3, failures: 1, totalMs: 1534 },
@@ -424,10 +429,15 @@ describe("job summary and outputs", () => {
     assert.ok(!readFileSync(summaryFile, "utf8").includes("pitcrew finished"));
   });
 
-  test("outputs: all seven names, every time, in GitHub's file format", () => {
+  test("outputs: all eight names, every time, in GitHub's file format", () => {
     setOutputs({
       conclusion: "success",
-      pull: { number: 34, url: "https://github.com/acme/app/pull/34", draft: false },
+      pull: {
+        number: 34,
+        url: "https://github.com/acme/app/pull/34",
+        draft: false,
+        operation: "created",
+      },
       branch: "pitcrew/issue-12",
       totals: TOTALS,
     });
@@ -435,6 +445,7 @@ describe("job summary and outputs", () => {
       conclusion: "success",
       "pr-url": "https://github.com/acme/app/pull/34",
       "pr-number": "34",
+      "pull-request-operation": "created",
       branch: "pitcrew/issue-12",
       turns: "7",
       tokens: "42000",
@@ -446,6 +457,7 @@ describe("job summary and outputs", () => {
       conclusion: "refused",
       "pr-url": "",
       "pr-number": "",
+      "pull-request-operation": "none",
       branch: "",
       turns: "0",
       tokens: "0",
