@@ -16,7 +16,13 @@ import type { Compaction, ContextSettings } from "../context/manager.ts";
 import { TokenLedger, estimateMessage, estimateText } from "../context/tokens.ts";
 
 export type StopReason =
-  "done" | "max_turns" | "time_budget" | "cost_budget" | "cancelled" | "model_error";
+  | "done"
+  | "max_turns"
+  | "time_budget"
+  | "cost_budget"
+  | "token_budget"
+  | "cancelled"
+  | "model_error";
 
 export type LoopEvent =
   | { type: "turn_start"; turn: number }
@@ -94,7 +100,7 @@ function limitReached(
     return "time_budget";
   if (limits.costBudget !== undefined && state.cost >= limits.costBudget) return "cost_budget";
   const tokens = state.usage.promptTokens + state.usage.completionTokens;
-  if (limits.tokenBudget !== undefined && tokens >= limits.tokenBudget) return "cost_budget";
+  if (limits.tokenBudget !== undefined && tokens >= limits.tokenBudget) return "token_budget";
   return null;
 }
 

@@ -11,7 +11,7 @@ import type { Task } from "../triggers/task.ts";
 import type { GitHubApi, PullInfo } from "./api.ts";
 import type { PreparedBranch } from "./branch.ts";
 import { audienceOf, defusePlain } from "./defuse.ts";
-import type { Ending, PullLink } from "./progress.ts";
+import type { Ending, PullLink, PullOperation } from "./progress.ts";
 import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "./publish.ts";
 import { scanForSecrets } from "./secret-scan.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
@@ -38,8 +38,8 @@ export interface DeliverOptions {
   onPushed: (branch: string, sha: string) => void;
 }
 
-function linkOf(pull: PullInfo): PullLink {
-  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft };
+function linkOf(pull: PullInfo, operation: PullOperation): PullLink {
+  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft, operation };
 }
 
 /**
@@ -115,7 +115,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
       });
   // A draft an early stop opened is ready once a later run finishes the work.
   if (opened.draft && finished && !config.draft) opened = await api.markReady(opened);
-  const pull = linkOf(opened);
+  const pull = linkOf(opened, existing ? "updated" : "created");
   if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
   if (result.stopReason === "model_error")
     return { phase: "failed", error: describeError(result.error), pull };

@@ -205,14 +205,19 @@ describe("the agent loop", needsBwrap(), () => {
     assert.equal(server.requests.length, 1);
   });
 
-  test("the cost budget and the token budget stop the loop at the next turn", async () => {
+  test("the cost budget and the token budget stop the loop at the next turn, each by name", async () => {
     const busy: Script = () => callTools([{ name: "bash", arguments: args({ command: "true" }) }]);
     const cost = await session(busy, { limits: { maxTurns: 10, costBudget: 0.000001 } });
     assert.equal(cost.result.stopReason, "cost_budget");
     assert.equal(cost.server.requests.length, 1);
     const tokens = await session(busy, { limits: { maxTurns: 10, tokenBudget: 1 } });
-    assert.equal(tokens.result.stopReason, "cost_budget");
+    assert.equal(tokens.result.stopReason, "token_budget");
     assert.equal(tokens.server.requests.length, 1);
+    assert.deepEqual(tokens.events.at(-1), {
+      type: "stop",
+      reason: "token_budget",
+      error: undefined,
+    });
   });
 
   test("cancellation kills the running command, answers the call, and stops", async () => {
