@@ -5,7 +5,7 @@
  * every layer runs at every size. Goal: at most 1 ms at 1,000 messages, growing linearly (the
  * per-message cost at 10,000 close to that at 1,000).
  */
-import type { Message } from "../src/agent/messages.ts";
+import type { Message } from "../src/domain/messages.ts";
 import { estimateMessage } from "../src/context/tokens.ts";
 import { EMPTY_VIEW_STATE, buildView } from "../src/context/view.ts";
 import type { BenchOptions } from "./run.ts";

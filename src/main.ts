@@ -15,7 +15,7 @@ import { knownSecrets } from "./github/secret-scan.ts";
 import type { GitHubApi } from "./github/api.ts";
 import { NO_WORK, createProgressComment } from "./github/progress.ts";
 import { setOutputs } from "./github/report.ts";
-import type { Task } from "./triggers/task.ts";
+import type { Task } from "./domain/task.ts";
 import { parseEvent } from "./triggers/event.ts";
 import { runnerContext } from "./runner.ts";
 import type { RunnerContext } from "./runner.ts";

@@ -14,12 +14,13 @@ import {
   fence,
   threadTaskPrompt,
 } from "./agent/prompt.ts";
-import type { Message } from "./agent/messages.ts";
+import type { Message } from "./domain/messages.ts";
 import { runSession } from "./agent/session.ts";
 import { loadShellParser } from "./agent/shell/parse.ts";
-import type { SessionResult } from "./agent/session.ts";
+import type { SessionResult } from "./domain/loop.ts";
 import type { Config } from "./config/config.ts";
-import type { CommentInfo, GitHubApi, IssueInfo, PullInfo } from "./github/api.ts";
+import type { CommentInfo, IssueInfo, PullInfo } from "./domain/conversation.ts";
+import type { GitHubApi } from "./github/api.ts";
 import { prepareThreadBranch } from "./github/branch.ts";
 import { deliver } from "./github/deliver.ts";
 import { knownSecrets, withholdSecrets } from "./github/secret-scan.ts";
@@ -28,12 +29,13 @@ import type { Ending, FinalState, Work } from "./github/progress.ts";
 import { conclusionOf, setOutputs, tallyToolCall, writeJobSummary } from "./github/report.ts";
 import type { Conclusion, ToolTally } from "./github/report.ts";
 import { authorize } from "./triggers/authorize.ts";
-import type { Task } from "./triggers/task.ts";
+import type { Task } from "./domain/task.ts";
 import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
 import { protectedPatterns } from "./sandbox/protected-paths.ts";
 import { createCheckpoint } from "./store/checkpoint.ts";
 import type { Checkpoint } from "./store/checkpoint.ts";
-import type { Notes, NotesStore } from "./store/store.ts";
+import type { Notes } from "./domain/notes.ts";
+import type { NotesStore } from "./store/store.ts";
 import { lastWords, threadTask } from "./store/transcript.ts";
 
 /** Where the thread's notes go: the store (an artifact), and a local copy for the post step. */

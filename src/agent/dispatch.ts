@@ -5,8 +5,9 @@
  * and what to do. Never throws.
  */
 import { describeError } from "../errors.ts";
-import type { ToolCall } from "./messages.ts";
-import type { AnyTool, ToolContext, ToolOutcome } from "./tools/tool.ts";
+import type { ToolCall } from "../domain/messages.ts";
+import type { AnyTool, ToolContext } from "./tools/tool.ts";
+import type { ToolOutcome } from "../domain/tools.ts";
 import { failure } from "./tools/tool.ts";
 
 function parseArguments(

@@ -6,40 +6,17 @@
  * problem, never a crash.
  */
 import { PitcrewError } from "../errors.ts";
-import { ZERO_USAGE, addUsage } from "./messages.ts";
-import type { Message, ToolCall, Usage } from "./messages.ts";
-import type { ModelRequest, ModelResponse, ToolDefinition } from "./model.ts";
-import type { AnyTool, ToolContext, ToolOutcome } from "./tools/tool.ts";
+import type { LoopEvent, LoopResult, StopReason } from "../domain/loop.ts";
+import type { Message, ToolCall } from "../domain/messages.ts";
+import type { ToolDefinition, ToolOutcome } from "../domain/tools.ts";
+import { ZERO_USAGE, addUsage } from "../domain/usage.ts";
+import type { Usage } from "../domain/usage.ts";
+import type { ModelRequest, ModelResponse } from "./model.ts";
+import type { AnyTool, ToolContext } from "./tools/tool.ts";
 import { runToolCall } from "./dispatch.ts";
 import { ContextManager } from "../context/manager.ts";
-import type { Compaction, ContextSettings } from "../context/manager.ts";
+import type { ContextSettings } from "../context/manager.ts";
 import { TokenLedger, estimateMessage, estimateText } from "../context/tokens.ts";
-
-export type StopReason =
-  | "done"
-  | "max_turns"
-  | "time_budget"
-  | "cost_budget"
-  | "token_budget"
-  | "cancelled"
-  | "model_error";
-
-export type LoopEvent =
-  | { type: "turn_start"; turn: number }
-  | { type: "assistant"; turn: number; content: string; toolCalls: ToolCall[] }
-  | { type: "tool_start"; turn: number; call: ToolCall }
-  | { type: "tool_end"; turn: number; call: ToolCall; outcome: ToolOutcome; durationMs: number }
-  | {
-      type: "usage";
-      turn: number;
-      usage: Usage;
-      cost: number;
-      totalUsage: Usage;
-      totalCost: number;
-    }
-  | { type: "context"; turn: number; fired: string[]; tokens: number }
-  | { type: "compaction"; turn: number; compaction: Compaction }
-  | { type: "stop"; reason: StopReason; error?: PitcrewError };
 
 /** The model as the loop needs it (model.ts provides the real one). */
 export interface ModelPort {
@@ -73,19 +50,6 @@ export interface LoopOptions {
   window?: Partial<ContextSettings>;
   /** The volatile facts appended to each request and never stored (late injection). */
   reminder?: () => Promise<Message | null>;
-}
-
-export interface LoopResult {
-  stopReason: StopReason;
-  /** The model's final answer when it finished; otherwise the last thing it said. */
-  summary: string;
-  /** The whole history, the given messages first. */
-  messages: Message[];
-  usage: Usage;
-  cost: number;
-  turns: number;
-  /** The named error behind `model_error` (or a cancellation). */
-  error?: PitcrewError;
 }
 
 function limitReached(

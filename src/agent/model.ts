@@ -13,8 +13,10 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
+import type { ToolDefinition } from "../domain/tools.ts";
 import { PitcrewError } from "../errors.ts";
-import type { Message, ToolCall, Usage } from "./messages.ts";
+import type { Message, ToolCall } from "../domain/messages.ts";
+import type { Usage } from "../domain/usage.ts";
 import { classifyFailure, redactKey, type Endpoint } from "./model-errors.ts";
 import { costOf, withDefaultPrices, type PriceTable } from "./pricing.ts";
 
@@ -34,12 +36,6 @@ export interface ModelConfig {
    * 25% jitter. Default 500 ms. Tests shorten it.
    */
   backoffMs?: number;
-}
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
 }
 
 export interface ModelRequest {

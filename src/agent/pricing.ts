@@ -3,7 +3,7 @@
  * model id's base name, and `costOf` for one request's usage. It prices; it does not meter or
  * enforce a budget (the loop does that with the numbers it gets here).
  */
-import type { Usage } from "./messages.ts";
+import type { Usage } from "../domain/usage.ts";
 
 /** USD per million tokens. `cachedInput` is the price of prompt tokens served from the cache. */
 export interface Price {

@@ -3,13 +3,13 @@
  * during a run, so the provider's prefix cache keeps hitting. Task prompts fence text that did not
  * come from the person running pitcrew and say where it came from.
  */
-import { PITCREW_COMMENT_MARKER } from "../github/api.ts";
-import type { CommentInfo, IssueInfo, PullInfo } from "../github/api.ts";
-import type { Task } from "../triggers/task.ts";
-import type { StopReason } from "./loop.ts";
-import { stopWords } from "./describe.ts";
+import { PITCREW_COMMENT_MARKER } from "../domain/conversation.ts";
+import type { CommentInfo, IssueInfo, PullInfo } from "../domain/conversation.ts";
+import type { Task } from "../domain/task.ts";
+import type { StopReason } from "../domain/loop.ts";
+import { stopWords } from "../present/describe.ts";
 import { formatTodos } from "./tools/todo-write.ts";
-import type { Todo } from "./tools/tool.ts";
+import type { Todo } from "../domain/todos.ts";
 
 export const SYSTEM_PROMPT = `You are pitcrew, a coding agent working in a CI runner for the person who asked for this task.
 You work in a checkout of their repository; the repository root is your working directory.

@@ -15,13 +15,14 @@ import {
 } from "../context/reminder.ts";
 import type { Snapshot } from "../context/reminder.ts";
 import { runLoop } from "./loop.ts";
-import type { Limits, LoopEvent, LoopResult, ModelPort } from "./loop.ts";
+import type { Limits, ModelPort } from "./loop.ts";
+import type { LoopEvent, SessionResult } from "../domain/loop.ts";
 import { relative, resolve } from "node:path";
-import { callArguments } from "./messages.ts";
-import type { Message } from "./messages.ts";
+import { callArguments } from "../domain/messages.ts";
+import type { Message } from "../domain/messages.ts";
 import { createPermissionChecker } from "./permissions.ts";
 import { TOOLS, toolDefinitions } from "./tools/index.ts";
-import type { Todo } from "./tools/tool.ts";
+import type { Todo } from "../domain/todos.ts";
 
 export interface SessionOptions {
   workspace: string;
@@ -41,10 +42,6 @@ export interface SessionOptions {
   window?: Partial<ContextSettings>;
   /** Called once the sandbox is up (the CLI prints its backend; tests inspect it). */
   onSandbox?: (sandbox: Sandbox) => void;
-}
-
-export interface SessionResult extends LoopResult {
-  todos: Todo[];
 }
 
 export async function runSession(options: SessionOptions): Promise<SessionResult> {

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
+import { toolDefinitions } from "../agent/tools/index.ts";
 import { loadSession } from "../context/replay/load.ts";
 import type { RecordedSession } from "../context/replay/load.ts";
 import { pitcrewPolicy } from "../context/replay/pitcrew-policy.ts";
@@ -141,7 +142,8 @@ async function replayCommand(args: string[], io: CommandOutput): Promise<number>
   let report: ReplayReport;
   try {
     const sessions: RecordedSession[] = [];
-    for (const file of parsed.files) sessions.push(await loadSession(file));
+    const known = toolDefinitions();
+    for (const file of parsed.files) sessions.push(await loadSession(file, known));
     report = await replaySessions(sessions, parsed.policy, parsed.window);
   } catch (error) {
     io.err.write(`pitcrew context replay: ${describeError(error)}\n`);

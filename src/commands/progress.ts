@@ -2,8 +2,8 @@
  * `pitcrew run`'s progress on stderr: a line per tool call and its result, a spinner while the
  * model thinks (only on a terminal; logs get plain lines).
  */
-import type { LoopEvent } from "../agent/loop.ts";
-import { describeCall } from "../agent/describe.ts";
+import type { LoopEvent } from "../domain/loop.ts";
+import { describeCall } from "../present/describe.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -3,7 +3,7 @@
  * final message, so the call is itself served from the prefix cache), and the view that follows —
  * the system prompt, the note, and the newest whole rounds within a share of the window. Pure.
  */
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../domain/messages.ts";
 
 export const HANDOFF_REQUEST = `Stop working for a moment and write a handoff note for yourself: the conversation will be cut here and this note will stand in for everything before the last few steps. Use exactly these sections:
 

@@ -5,7 +5,8 @@
  * the handoff note (one extra model call) when clearing was not enough; dropping whole turns or
  * rounds only as the last resort, or when the model rejects a request as too long.
  */
-import type { Message } from "../agent/messages.ts";
+import type { Compaction } from "../domain/loop.ts";
+import type { Message } from "../domain/messages.ts";
 import { HANDOFF_REQUEST, keepFrom, noteMessage, systemMessages } from "./compact.ts";
 import { EMPTY_VIEW_STATE, buildView } from "./view.ts";
 import type { Layer, ViewState } from "./view.ts";
@@ -31,12 +32,6 @@ export const DEFAULT_CONTEXT: ContextSettings = {
 
 /** Writes the handoff note: sends `messages` (the current view + the handoff request). */
 export type Compactor = (messages: Message[]) => Promise<string>;
-
-export interface Compaction {
-  note: string;
-  /** Stored-history index where the messages kept after the note start. */
-  from: number;
-}
 
 export interface Prepared {
   messages: Message[];

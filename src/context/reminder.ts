@@ -5,8 +5,8 @@
  * the prompt prefix byte-identical between requests. Pure, except `workspaceSnapshot`, which asks
  * git inside the sandbox.
  */
-import type { Message } from "../agent/messages.ts";
-import type { Todo } from "../agent/tools/tool.ts";
+import type { Message } from "../domain/messages.ts";
+import type { Todo } from "../domain/todos.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 
 export interface ReminderFacts {

@@ -64,7 +64,7 @@
  * gpt-tokenizer is a development dependency: the shared-data suite and the benchmark compare
  * against it.
  */
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../domain/messages.ts";
 
 /** Role and framing tokens of one message in the chat format (o200k: 3, plus the role). */
 export const MESSAGE_OVERHEAD = 4;

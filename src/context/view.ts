@@ -6,8 +6,8 @@
  * call, so a result stubbed or cleared once stays so, and consecutive requests share their prefix
  * except where a layer fired. Nothing here does I/O or changes the history.
  */
-import { callArguments, callSubject } from "../agent/messages.ts";
-import type { Message, ToolCall } from "../agent/messages.ts";
+import { callArguments, callSubject } from "../domain/messages.ts";
+import type { Message, ToolCall } from "../domain/messages.ts";
 
 export interface ViewState {
   /** Tool-call ids whose results are sent as stubs. */

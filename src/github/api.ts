@@ -1,52 +1,11 @@
 /**
  * Every GitHub REST call the action makes, behind one interface: the rest of the code speaks in
- * these small domain shapes, never in octokit's. The implementation (createGitHubApi) retries
+ * the domain's shapes (domain/conversation.ts), never in octokit's. The implementation (createGitHubApi) retries
  * transient failures and turns the ones a person must fix into named errors.
  */
-
-/** Every comment pitcrew posts starts with this, so later runs can tell its own comments apart. */
-export const PITCREW_COMMENT_MARKER = "<!-- pitcrew -->";
+import type { CommentInfo, IssueInfo, PullInfo } from "../domain/conversation.ts";
 
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
-
-export interface Account {
-  login: string;
-  id: number;
-  /** "User", "Bot" or "Organization". */
-  type: string;
-}
-
-export interface IssueInfo {
-  number: number;
-  title: string;
-  body: string;
-  user: Account;
-  authorAssociation: string;
-  htmlUrl: string;
-  isPullRequest: boolean;
-}
-
-export interface CommentInfo {
-  id: number;
-  body: string;
-  user: Account;
-  authorAssociation: string;
-  createdAt: string;
-  htmlUrl: string;
-}
-
-export interface PullInfo {
-  number: number;
-  /** The GraphQL id: marking a draft ready for review exists only in GraphQL. */
-  nodeId: string;
-  title: string;
-  body: string;
-  htmlUrl: string;
-  draft: boolean;
-  state: string;
-  head: { ref: string; sha: string; repoFullName: string | null };
-  base: { ref: string; sha: string; repoFullName: string };
-}
 
 export type Reaction = "eyes" | "rocket" | "confused" | "+1" | "-1";
 

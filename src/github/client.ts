@@ -6,15 +6,8 @@
 import { getOctokit } from "@actions/github";
 import { retry, type RetryPlugin } from "@octokit/plugin-retry";
 import { PitcrewError } from "../errors.ts";
-import type {
-  Account,
-  CommentInfo,
-  GitHubApi,
-  IssueInfo,
-  Permission,
-  PullInfo,
-  Reaction,
-} from "./api.ts";
+import type { Account, CommentInfo, IssueInfo, PullInfo } from "../domain/conversation.ts";
+import type { GitHubApi, Permission, Reaction } from "./api.ts";
 
 export interface GitHubApiOptions {
   token: string;

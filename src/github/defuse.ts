@@ -12,7 +12,7 @@
  * the one character their syntax needs; that still neutralises them if GitHub renders the "code"
  * as prose after all, so no code-fence or backtick trick can bring a live image out.
  */
-import type { Task } from "../triggers/task.ts";
+import type { Task } from "../domain/task.ts";
 
 /** Whom posted text may address: the repository's own GitHub host, the repository, the thread. */
 export interface Audience {

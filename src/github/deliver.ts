@@ -3,12 +3,13 @@
  * (after an early stop too — nothing paid for is thrown away), and the thread's pull request is
  * opened or updated; then how the run ended, as the progress comment and the outputs tell it.
  */
-import type { SessionResult } from "../agent/session.ts";
+import type { SessionResult } from "../domain/loop.ts";
 import type { Config } from "../config/config.ts";
 import { describeError } from "../errors.ts";
 import { protectedPatterns } from "../sandbox/protected-paths.ts";
-import type { Task } from "../triggers/task.ts";
-import type { GitHubApi, PullInfo } from "./api.ts";
+import type { Task } from "../domain/task.ts";
+import type { GitHubApi } from "./api.ts";
+import type { PullInfo } from "../domain/conversation.ts";
 import type { PreparedBranch } from "./branch.ts";
 import { audienceOf, defusePlain } from "./defuse.ts";
 import type { Ending, PullLink, PullOperation } from "./progress.ts";

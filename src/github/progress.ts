@@ -4,14 +4,14 @@
  * the cost, and at the end a truthful account (also of a stop, a failure or a refusal). The comment
  * is a view of the run, not the run: a GitHub call failing here is a warning, never a failed run.
  */
-import type { LoopEvent, StopReason } from "../agent/loop.ts";
-import { STOP_CAUSES, describeCall, formatTotals } from "../agent/describe.ts";
-import type { Totals } from "../agent/describe.ts";
-import { acceptedTodos } from "../agent/tools/todo-write.ts";
-import type { Todo } from "../agent/tools/tool.ts";
+import type { LoopEvent, StopReason } from "../domain/loop.ts";
+import { STOP_CAUSES, describeCall, formatTotals } from "../present/describe.ts";
+import type { Totals } from "../domain/usage.ts";
+import { acceptedTodos } from "../domain/todos.ts";
+import type { Todo } from "../domain/todos.ts";
 import { describeError } from "../errors.ts";
-import type { Task } from "../triggers/task.ts";
-import { PITCREW_COMMENT_MARKER } from "./api.ts";
+import type { Task } from "../domain/task.ts";
+import { PITCREW_COMMENT_MARKER } from "../domain/conversation.ts";
 import { audienceOf } from "./defuse.ts";
 import type { Audience } from "./defuse.ts";
 import type { GitHubApi } from "./api.ts";

@@ -6,7 +6,7 @@
  */
 import { Buffer } from "node:buffer";
 import { PitcrewError } from "../errors.ts";
-import type { Person } from "../triggers/task.ts";
+import type { Person } from "../domain/task.ts";
 import { fetchBranches } from "./branch.ts";
 import { git, originEnv } from "./git.ts";
 import { scanStagedFiles } from "./secret-files.ts";

@@ -5,13 +5,14 @@
  * or updating the pull request itself is not done here.
  */
 import * as core from "@actions/core";
-import type { LoopEvent, StopReason } from "../agent/loop.ts";
-import { STOP_CAUSES, formatTotals, totalTokens } from "../agent/describe.ts";
-import type { Totals } from "../agent/describe.ts";
+import type { LoopEvent, StopReason } from "../domain/loop.ts";
+import { STOP_CAUSES, formatTotals } from "../present/describe.ts";
+import { totalTokens } from "../domain/usage.ts";
+import type { Totals } from "../domain/usage.ts";
 import { describeError } from "../errors.ts";
-import { todoWriteTool } from "../agent/tools/todo-write.ts";
-import type { Task } from "../triggers/task.ts";
-import { PITCREW_COMMENT_MARKER } from "./api.ts";
+import { TODO_WRITE } from "../domain/todos.ts";
+import type { Task } from "../domain/task.ts";
+import { PITCREW_COMMENT_MARKER } from "../domain/conversation.ts";
 import {
   audienceOf,
   defuseInline,
@@ -265,7 +266,7 @@ export function tallyToolCall(tally: ToolTally, event: LoopEvent): ToolTally {
  * can). A run like that changed nothing, but "no changes" would be a lie: it is a failure.
  */
 export function allToolCallsFailed(tally: ToolTally): boolean {
-  const workspace = tally.filter((count) => count.name !== todoWriteTool.name);
+  const workspace = tally.filter((count) => count.name !== TODO_WRITE);
   return workspace.length > 0 && workspace.every((count) => count.failures === count.calls);
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PitcrewError, describeError } from "../errors.ts";
-import type { Notes } from "../store/store.ts";
+import type { Notes } from "../domain/notes.ts";
 import { git } from "./git.ts";
 
 export interface RunWorktree {

@@ -27,7 +27,8 @@ import type { NotesText } from "./notes.ts";
 import { MAX_RUNS_CHECKED, distrust, lookUpRun, workflowPathOf } from "./provenance.ts";
 import { SEAL_CAP, SEAL_FILE, seal, sealKey, sealMatches } from "./seal.ts";
 import { scrubNotes } from "./scrub.ts";
-import { notesName, type Notes, type NotesStore, type Restored } from "./store.ts";
+import { notesName, type NotesStore, type Restored } from "./store.ts";
+import type { Notes } from "../domain/notes.ts";
 
 export interface ArtifactStoreOptions {
   /** May read the repository's artifacts (`actions: read`): the workflow's GITHUB_TOKEN. */

@@ -5,15 +5,17 @@
  * the store (the artifact). Saves never fail the run: a failed save is a warning.
  */
 import { rmSync, renameSync } from "node:fs";
-import type { LoopEvent, StopReason } from "../agent/loop.ts";
-import { ZERO_USAGE } from "../agent/messages.ts";
-import type { Message, Usage } from "../agent/messages.ts";
-import { acceptedTodos } from "../agent/tools/todo-write.ts";
-import type { Todo } from "../agent/tools/tool.ts";
+import type { LoopEvent, StopReason } from "../domain/loop.ts";
+import { ZERO_USAGE } from "../domain/usage.ts";
+import type { Message } from "../domain/messages.ts";
+import type { Usage } from "../domain/usage.ts";
+import { acceptedTodos } from "../domain/todos.ts";
+import type { Todo } from "../domain/todos.ts";
 import { describeError } from "../errors.ts";
 import { nextState, writeNotesFolder } from "./notes.ts";
 import type { RunFacts } from "./notes.ts";
-import type { Notes, NotesStore } from "./store.ts";
+import type { Notes } from "../domain/notes.ts";
+import type { NotesStore } from "./store.ts";
 import { messagesFromEvents, transcriptLines } from "./transcript.ts";
 import type { TurnUsage } from "./transcript.ts";
 

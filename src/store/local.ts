@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { describeError } from "../errors.ts";
 import { readNotesFolder, writeNotesFolder } from "./notes.ts";
 import { notesName } from "./store.ts";
-import type { Notes, NotesStore, Restored } from "./store.ts";
+import type { Notes } from "../domain/notes.ts";
+import type { NotesStore, Restored } from "./store.ts";
 
 /** Where the last save's folder waits while the new one is moved in. */
 function previousOf(folder: string): string {

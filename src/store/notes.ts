@@ -15,9 +15,9 @@ import {
 import { join } from "node:path";
 import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
-import type { StopReason } from "../agent/loop.ts";
-import { ZERO_USAGE, addUsage } from "../agent/messages.ts";
-import type { Cumulative, Notes, ThreadState } from "./store.ts";
+import type { StopReason } from "../domain/loop.ts";
+import { ZERO_USAGE, addUsage } from "../domain/usage.ts";
+import type { Cumulative, Notes, ThreadState } from "../domain/notes.ts";
 import { capTranscript } from "./transcript.ts";
 
 export const NOTE_FILE = "note.md";

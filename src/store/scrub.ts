@@ -8,7 +8,7 @@
 import { Buffer } from "node:buffer";
 import { MIN_KNOWN_LENGTH, PATTERNS, looksRandom } from "../github/secret-scan.ts";
 import type { Pattern } from "../github/secret-scan.ts";
-import type { Notes } from "./store.ts";
+import type { Notes } from "../domain/notes.ts";
 
 export type TextFormat = "text" | "json";
 

@@ -3,9 +3,10 @@
  * line. Pure: what a run adds to it, how it is cut to its cap, and the two things a later run reads
  * back from it (the thread's task as first given, the previous run's last words).
  */
-import type { LoopEvent } from "../agent/loop.ts";
-import type { Message, Usage } from "../agent/messages.ts";
-import type { TranscriptEntry } from "./store.ts";
+import type { LoopEvent } from "../domain/loop.ts";
+import type { Message } from "../domain/messages.ts";
+import type { Usage } from "../domain/usage.ts";
+import type { TranscriptEntry } from "../domain/notes.ts";
 
 /** The first line of a cut transcript: JSON like the rest, so the file stays JSONL. */
 interface DroppedLine {

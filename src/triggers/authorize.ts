@@ -3,8 +3,9 @@
  * request, only a branch of this repository. The action decides this itself rather than trusting
  * the workflow's `if:`. A decision over the answers `access` gives; posting the reply is the caller's.
  */
-import type { GitHubApi, Permission, PullInfo } from "../github/api.ts";
-import type { Person, Task } from "./task.ts";
+import type { GitHubApi, Permission } from "../github/api.ts";
+import type { PullInfo } from "../domain/conversation.ts";
+import type { Person, Task } from "../domain/task.ts";
 
 /** The two questions authorisation asks GitHub. */
 export type Access = Pick<GitHubApi, "permission" | "pull">;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
-import type { Person, Repository, Task, TaskKind, Thread, Trigger } from "./task.ts";
+import type { Person, Repository, Task, TaskKind, Thread, Trigger } from "../domain/task.ts";
 
 export interface GitHubEvent {
   /** `GITHUB_EVENT_NAME`. */

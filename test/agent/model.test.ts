@@ -6,14 +6,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/domain/messages.ts";
 import {
   createModelClient,
   type ModelClient,
   type ModelConfig,
   type ModelRequest,
-  type ToolDefinition,
 } from "../../src/agent/model.ts";
+import type { ToolDefinition } from "../../src/domain/tools.ts";
 import {
   CONTEXT_TOO_LONG_SENTENCE,
   ContextTooLongError,

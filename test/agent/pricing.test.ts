@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Usage } from "../../src/agent/messages.ts";
+import type { Usage } from "../../src/domain/usage.ts";
 import { DEFAULT_PRICES, costOf, lookupPrice, withDefaultPrices } from "../../src/agent/pricing.ts";
 
 const usage = (promptTokens: number, cachedTokens: number, completionTokens: number): Usage => ({

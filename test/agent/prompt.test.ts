@@ -13,10 +13,10 @@ import {
   localTaskPrompt,
   threadTaskPrompt,
 } from "../../src/agent/prompt.ts";
-import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
-import type { CommentInfo, IssueInfo, PullInfo } from "../../src/github/api.ts";
+import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
+import type { CommentInfo, IssueInfo, PullInfo } from "../../src/domain/conversation.ts";
 import { parseEvent } from "../../src/triggers/event.ts";
-import type { Task } from "../../src/triggers/task.ts";
+import type { Task } from "../../src/domain/task.ts";
 import { issueCommentPayload, workflowDispatchPayload } from "../support/payloads.ts";
 
 const FACTS: [string, RegExp][] = [

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/domain/messages.ts";
 import { contextCommand } from "../../src/commands/context.ts";
 import { PitcrewError } from "../../src/errors.ts";
+import { toolDefinitions } from "../../src/agent/tools/index.ts";
 import { loadSession, parseSession } from "../../src/context/replay/load.ts";
 import type { RecordedSession } from "../../src/context/replay/load.ts";
 import {
@@ -324,7 +325,7 @@ const MINI: unknown[] = [
 
 describe("loading recorded sessions", () => {
   test("an OpenAI message array: developer as system, text parts, tool calls and results", () => {
-    const loaded = parseSession(JSON.stringify(OPENAI), "chat.json");
+    const loaded = parseSession(JSON.stringify(OPENAI), "chat.json", toolDefinitions());
     assert.equal(loaded.format, "openai-messages");
     assert.deepEqual(loaded.history, [
       { role: "system", content: "be brief" },
@@ -358,7 +359,7 @@ describe("loading recorded sessions", () => {
         { role: "tool", toolCallId: "1", name: "t", content: "boom", isError: true },
       ],
     };
-    const loaded = parseSession(JSON.stringify(body), "body.json");
+    const loaded = parseSession(JSON.stringify(body), "body.json", toolDefinitions());
     assert.deepEqual(loaded.tools, [{ name: "t", description: "d", parameters: {} }]);
     assert.deepEqual(loaded.history[2], {
       role: "tool",
@@ -371,13 +372,13 @@ describe("loading recorded sessions", () => {
 
   test("JSONL: one message a line, blank lines skipped", () => {
     const text = `${OPENAI.map((message) => JSON.stringify(message)).join("\n\n")}\n`;
-    const loaded = parseSession(text, "chat.jsonl");
+    const loaded = parseSession(text, "chat.jsonl", toolDefinitions());
     assert.equal(loaded.format, "openai-jsonl");
     assert.equal(loaded.history.length, 6);
   });
 
   test("a mini-swe-agent trajectory: one bash block is one bash call, its observation the result", async () => {
-    const loaded = parseSession(trajectory(MINI), "toy.traj.json");
+    const loaded = parseSession(trajectory(MINI), "toy.traj.json", toolDefinitions());
     assert.equal(loaded.format, "mini-swe-agent-1");
     const h = loaded.history;
     assert.deepEqual(
@@ -459,7 +460,7 @@ describe("loading recorded sessions", () => {
   for (const [what, text, message] of refusals) {
     test(`refuses ${what}, naming the file and the place`, () => {
       assert.throws(
-        () => parseSession(text, "bad.json"),
+        () => parseSession(text, "bad.json", toolDefinitions()),
         (error: unknown) =>
           error instanceof PitcrewError &&
           error.code === "replay-bad-file" &&
@@ -470,13 +471,16 @@ describe("loading recorded sessions", () => {
   }
 
   test("a missing file is a named error", async () => {
-    await assert.rejects(loadSession("/nonexistent/x.json"), (error: unknown) => {
-      return (
-        error instanceof PitcrewError &&
-        error.code === "replay-unreadable" &&
-        error.message === "/nonexistent/x.json: no such file."
-      );
-    });
+    await assert.rejects(
+      loadSession("/nonexistent/x.json", toolDefinitions()),
+      (error: unknown) => {
+        return (
+          error instanceof PitcrewError &&
+          error.code === "replay-unreadable" &&
+          error.message === "/nonexistent/x.json: no such file."
+        );
+      },
+    );
   });
 });
 

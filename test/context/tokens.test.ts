@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/domain/messages.ts";
 import {
   DEFAULT_MARGIN,
   MESSAGE_OVERHEAD,

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/domain/messages.ts";
 import { HEAD, estimate } from "../support/history.ts";
 import {
   CLEAR_AT_LEAST_RESULTS,

@@ -12,7 +12,7 @@ import { after, describe, test } from "node:test";
 import { NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE } from "../../src/store/notes.ts";
 import type { NotesText } from "../../src/store/notes.ts";
 import { SEAL_FILE, seal, sealKey } from "../../src/store/seal.ts";
-import type { Notes } from "../../src/store/store.ts";
+import type { Notes } from "../../src/domain/notes.ts";
 import { unzipFiles } from "../support/artifact-service.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { callTools, say } from "../support/model-server.ts";

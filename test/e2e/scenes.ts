@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
+import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
 import { BUGGY_LINE, FIXED_LINE } from "../support/fixture-repo.ts";
 import { callTools, say } from "../support/model-server.ts";
 import type { Script, Turn } from "../support/model-server.ts";

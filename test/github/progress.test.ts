@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { describe, test } from "node:test";
 import type { TestContext } from "node:test";
-import type { LoopEvent } from "../../src/agent/loop.ts";
+import type { LoopEvent } from "../../src/domain/loop.ts";
 import { createModelClient } from "../../src/agent/model.ts";
 import { runSession } from "../../src/agent/session.ts";
-import type { Todo } from "../../src/agent/tools/tool.ts";
+import type { Todo } from "../../src/domain/todos.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
-import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
+import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
 import {
   NO_WORK,
   createProgressComment,
@@ -21,7 +21,7 @@ import {
 } from "../../src/github/progress.ts";
 import type { FinalState, ProgressState } from "../../src/github/progress.ts";
 import { SUMMARY_LIMIT } from "../../src/github/report.ts";
-import type { Task } from "../../src/triggers/task.ts";
+import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { createFixtureRepo } from "../support/fixture-repo.ts";

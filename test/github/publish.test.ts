@@ -23,7 +23,7 @@ import {
 } from "../../src/github/publish.ts";
 import type { PublishRequest } from "../../src/github/publish.ts";
 import { protectedPatterns } from "../../src/sandbox/protected-paths.ts";
-import type { Person } from "../../src/triggers/task.ts";
+import type { Person } from "../../src/domain/task.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
 import { checkout, createOrigin, rejectsNamed, removeOrigins, write } from "../support/origin.ts";
 import type { Origin } from "../support/origin.ts";

@@ -8,11 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, test } from "node:test";
-import type { LoopEvent } from "../../src/agent/loop.ts";
+import type { LoopEvent } from "../../src/domain/loop.ts";
 import { createModelClient } from "../../src/agent/model.ts";
 import { runSession } from "../../src/agent/session.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
-import { PITCREW_COMMENT_MARKER } from "../../src/github/api.ts";
+import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
 import { audienceOf } from "../../src/github/defuse.ts";
 import type { FinalState } from "../../src/github/progress.ts";
 import {
@@ -25,7 +25,7 @@ import {
   writeJobSummary,
 } from "../../src/github/report.ts";
 import type { PullRequestFacts, ToolTally } from "../../src/github/report.ts";
-import type { Task } from "../../src/triggers/task.ts";
+import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { createFixtureRepo } from "../support/fixture-repo.ts";

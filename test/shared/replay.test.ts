@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { toolDefinitions } from "../../src/agent/tools/index.ts";
 import { loadSession } from "../../src/context/replay/load.ts";
 import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../../src/context/replay/policy.ts";
@@ -27,7 +28,9 @@ describe("replay of the shared trajectories", needsShared("trajectories"), () =>
   test("naive: one request per recorded model call, sane totals, in seconds", async () => {
     const started = performance.now();
     const files = Object.keys(MODEL_CALLS);
-    const sessions = await Promise.all(files.map((file) => loadSession(join(DIR, file))));
+    const sessions = await Promise.all(
+      files.map((file) => loadSession(join(DIR, file), toolDefinitions())),
+    );
     const report = await replaySessions(sessions, naivePolicy, DEFAULT_WINDOW);
     const seconds = (performance.now() - started) / 1000;
 
@@ -64,7 +67,7 @@ describe("replay of the shared trajectories", needsShared("trajectories"), () =>
 
   test("pitcrew's layers meet the issue's goals at a 32,000-token window, and report 128,000", async (t) => {
     const sessions = await Promise.all(
-      Object.keys(MODEL_CALLS).map((file) => loadSession(join(DIR, file))),
+      Object.keys(MODEL_CALLS).map((file) => loadSession(join(DIR, file), toolDefinitions())),
     );
     for (const window of [32_000, 128_000]) {
       const { total } = await replaySessions(sessions, pitcrewPolicy, window);

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/domain/messages.ts";
 import {
   MESSAGE_OVERHEAD,
   REQUEST_OVERHEAD,

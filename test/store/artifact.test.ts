@@ -22,7 +22,8 @@ import {
 import { NOTE_FILE, STATE_CAP, STATE_FILE, TRANSCRIPT_FILE } from "../../src/store/notes.ts";
 import { MAX_RUNS_CHECKED } from "../../src/store/provenance.ts";
 import { SEAL_FILE, seal, sealKey } from "../../src/store/seal.ts";
-import { notesName, type Notes, type Restored } from "../../src/store/store.ts";
+import { notesName, type Restored } from "../../src/store/store.ts";
+import type { Notes } from "../../src/domain/notes.ts";
 import type { RunJob, RunOutput, Step, StepResult } from "../support/artifact-run.ts";
 import { unzipFiles } from "../support/artifact-service.ts";
 import {

@@ -19,7 +19,7 @@ import { after, describe, test } from "node:test";
 import { createLocalStore } from "../../src/store/local.ts";
 import { NOTE_CAP } from "../../src/store/notes.ts";
 import { notesName } from "../../src/store/store.ts";
-import type { Notes } from "../../src/store/store.ts";
+import type { Notes } from "../../src/domain/notes.ts";
 
 const base = mkdtempSync(join(tmpdir(), "pitcrew-local-store-"));
 after(() => rmSync(base, { recursive: true, force: true }));

@@ -28,7 +28,7 @@ import {
   writeNotesFolder,
 } from "../../src/store/notes.ts";
 import type { RunFacts } from "../../src/store/notes.ts";
-import type { Notes, ThreadState } from "../../src/store/store.ts";
+import type { Notes, ThreadState } from "../../src/domain/notes.ts";
 
 const root = mkdtempSync(join(tmpdir(), "pitcrew-notes-test-"));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createScrubber, scrubNotes, withheldMarker } from "../../src/store/scrub.ts";
-import type { Notes } from "../../src/store/store.ts";
+import type { Notes } from "../../src/domain/notes.ts";
 
 const API_KEY = "sk-e2e-model-key-0123456789abcdef";
 const TOKEN = "ghs_e2eTokenAbcdefghijklmnopqrstuvwxyz0123";

@@ -4,8 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { LoopEvent } from "../../src/agent/loop.ts";
-import type { Message, Usage } from "../../src/agent/messages.ts";
+import type { LoopEvent } from "../../src/domain/loop.ts";
+import type { Message } from "../../src/domain/messages.ts";
+import type { Usage } from "../../src/domain/usage.ts";
 import {
   capTranscript,
   lastWords,

@@ -8,7 +8,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createArtifactStore, type ArtifactStoreOptions } from "../../src/store/artifact.ts";
 import { PitcrewError } from "../../src/errors.ts";
-import type { Notes, Restored } from "../../src/store/store.ts";
+import type { Notes } from "../../src/domain/notes.ts";
+import type { Restored } from "../../src/store/store.ts";
 
 export type Step = { save: Notes } | { restore: string };
 

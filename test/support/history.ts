@@ -2,7 +2,7 @@
  * Building blocks for tests of the context layers: a predictable token estimate (characters / 4
  * plus 4 per message, arguments included) and the first two messages every history starts with.
  */
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/domain/messages.ts";
 
 export const estimate = (message: Message): number =>
   Math.ceil(

@@ -4,10 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Permission, PullInfo } from "../../src/github/api.ts";
+import type { Permission } from "../../src/github/api.ts";
+import type { PullInfo } from "../../src/domain/conversation.ts";
 import { authorize, isBot, type Access } from "../../src/triggers/authorize.ts";
 import { parseEvent } from "../../src/triggers/event.ts";
-import type { Task } from "../../src/triggers/task.ts";
+import type { Task } from "../../src/domain/task.ts";
 import {
   issueCommentPayload,
   workflowDispatchPayload,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
 import { parseEvent } from "../../src/triggers/event.ts";
-import type { Task, Trigger } from "../../src/triggers/task.ts";
+import type { Task, Trigger } from "../../src/domain/task.ts";
 import {
   issueCommentPayload,
   workflowDispatchPayload,

@@ -12,7 +12,7 @@ import type { RunResult } from "../../sandbox/runner.ts";
 import { shellStatus } from "../../sandbox/runner.ts";
 import { INLINE_MAX_CHARS, countLines, cutAround, formatDuration, spillNotice } from "./format.ts";
 import { defineTool, failure } from "./tool.ts";
-import type { ToolOutcome } from "./tool.ts";
+import type { ToolOutcome } from "../../domain/tools.ts";
 
 /** The longest timeout a command may ask for. */
 export const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;

@@ -11,7 +11,8 @@ import { isInside } from "../../sandbox/policy.ts";
 import { protectingPattern } from "../../sandbox/protected-paths.ts";
 import type { RunResult } from "../../sandbox/runner.ts";
 import { formatDuration } from "./format.ts";
-import type { ToolContext, ToolOutcome } from "./tool.ts";
+import type { ToolContext } from "./tool.ts";
+import type { ToolOutcome } from "../../domain/tools.ts";
 import { failure } from "./tool.ts";
 
 /** Either the value or the error outcome to hand the model. */

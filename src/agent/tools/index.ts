@@ -2,7 +2,7 @@
  * The agent's tools, in the order the model sees them (stable: the schemas are part of the
  * cached prompt prefix), and their definitions as sent to the model.
  */
-import type { ToolDefinition } from "../model.ts";
+import type { ToolDefinition } from "../../domain/tools.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";

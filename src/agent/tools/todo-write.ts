@@ -3,9 +3,8 @@
  * reminder) and returns it as a checklist. It touches no file; the list lives in the context.
  */
 import { z } from "zod";
-import { callArguments } from "../messages.ts";
-import type { ToolCall } from "../messages.ts";
-import type { Todo, ToolOutcome } from "./tool.ts";
+import { TODO_WRITE } from "../../domain/todos.ts";
+import type { Todo } from "../../domain/todos.ts";
 import { defineTool, failure } from "./tool.ts";
 
 const schema = z
@@ -45,7 +44,7 @@ export function formatTodos(todos: readonly Todo[]): string {
 }
 
 export const todoWriteTool = defineTool({
-  name: "todo_write",
+  name: TODO_WRITE,
   description: [
     "Replace the task's todo list with the given steps (send the whole list each time). The people watching the run see it.",
     "Use it for any task of more than a couple of steps: mark one step in_progress when you start it (at most one at a time) and completed as soon as it is done.",
@@ -66,19 +65,3 @@ export const todoWriteTool = defineTool({
     return Promise.resolve({ content: formatTodos(todos), isError: false });
   },
 });
-
-/** The list an accepted `todo_write` call set; undefined for any other call (or a refused one). */
-export function acceptedTodos(call: ToolCall, outcome: ToolOutcome): Todo[] | undefined {
-  if (call.name !== todoWriteTool.name || outcome.isError) return undefined;
-  const todos = callArguments(call)?.todos;
-  return Array.isArray(todos) ? todos.filter(isTodo) : undefined;
-}
-
-function isTodo(value: unknown): value is Todo {
-  if (value === null || typeof value !== "object") return false;
-  const { content, status } = value as Record<string, unknown>;
-  return (
-    typeof content === "string" &&
-    (status === "pending" || status === "in_progress" || status === "completed")
-  );
-}

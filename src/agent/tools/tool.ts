@@ -4,14 +4,9 @@
  * the sandbox only. One file per tool beside this one.
  */
 import { z } from "zod";
+import type { Todo } from "../../domain/todos.ts";
+import type { ToolOutcome } from "../../domain/tools.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
-
-export type TodoStatus = "pending" | "in_progress" | "completed";
-
-export interface Todo {
-  content: string;
-  status: TodoStatus;
-}
 
 /** The permission rules in front of the sandbox (permissions.ts): refuses the worst commands. */
 export interface CommandGate {
@@ -28,12 +23,6 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The model's id for this tool call; names the spill file of a long result. */
   callId?: string;
-}
-
-/** A tool's answer: plain text for the model, and whether it reports a failure. */
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {

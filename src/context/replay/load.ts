@@ -3,12 +3,12 @@
  * arrays (a JSON array, a request body with `messages`, or JSONL with one message a line; pitcrew's
  * own Message shape is accepted too), and mini-swe-agent-1 trajectories, whose fenced bash blocks
  * become `bash` tool calls. Parsing is pure; only `loadSession` reads a file. Nothing here counts
- * tokens or judges a policy.
+ * tokens or judges a policy. pitcrew's own tool definitions are handed in by the caller (`known`):
+ * this layer does not reach into the agent for them.
  */
 import { readFile } from "node:fs/promises";
-import type { Message, ToolCall } from "../../agent/messages.ts";
-import type { ToolDefinition } from "../../agent/model.ts";
-import { toolDefinitions } from "../../agent/tools/index.ts";
+import type { Message, ToolCall } from "../../domain/messages.ts";
+import type { ToolDefinition } from "../../domain/tools.ts";
 import { PitcrewError } from "../../errors.ts";
 
 export type SessionFormat = "openai-messages" | "openai-jsonl" | "mini-swe-agent-1";
@@ -209,20 +209,23 @@ function toolDefinitionOf(value: unknown, where: () => string): ToolDefinition {
   };
 }
 
-/** pitcrew's definitions of the tools the history calls, in pitcrew's order. */
-function knownTools(history: readonly Message[]): ToolDefinition[] {
+/** pitcrew's definitions (`known`) of the tools the history calls, in pitcrew's order. */
+function knownTools(
+  history: readonly Message[],
+  known: readonly ToolDefinition[],
+): ToolDefinition[] {
   const used = new Set(
     history.flatMap((message) =>
       message.role === "assistant" ? message.toolCalls.map((call) => call.name) : [],
     ),
   );
-  return toolDefinitions().filter((tool) => used.has(tool.name));
+  return known.filter((tool) => used.has(tool.name));
 }
 
-function fromJson(value: unknown): Omit<RecordedSession, "file"> {
+function fromJson(value: unknown, known: readonly ToolDefinition[]): Omit<RecordedSession, "file"> {
   if (Array.isArray(value)) {
     const history = fromOpenAIMessages(value);
-    return { format: "openai-messages", history, tools: knownTools(history) };
+    return { format: "openai-messages", history, tools: knownTools(history, known) };
   }
   if (!isObject(value)) throw new Error("the JSON is neither a list of messages nor an object");
   if (value.trajectory_format !== undefined) {
@@ -237,7 +240,7 @@ function fromJson(value: unknown): Omit<RecordedSession, "file"> {
     return {
       format: "mini-swe-agent-1",
       history,
-      tools: knownTools(history),
+      tools: knownTools(history, known),
       ...(reported ? { reported } : {}),
     };
   }
@@ -245,7 +248,7 @@ function fromJson(value: unknown): Omit<RecordedSession, "file"> {
     const history = fromOpenAIMessages(value.messages);
     const tools = Array.isArray(value.tools)
       ? value.tools.map((tool, index) => toolDefinitionOf(tool, () => `tool ${index + 1}`))
-      : knownTools(history);
+      : knownTools(history, known);
     return { format: "openai-messages", history, tools };
   }
   throw new Error(
@@ -258,7 +261,11 @@ function fromJson(value: unknown): Omit<RecordedSession, "file"> {
  * trajectory); if the text is not one JSON value, JSONL with one message a line. Errors name the
  * file and the message or line.
  */
-export function parseSession(text: string, file: string): RecordedSession {
+export function parseSession(
+  text: string,
+  file: string,
+  known: readonly ToolDefinition[],
+): RecordedSession {
   let whole: unknown;
   let jsonError: string | undefined;
   try {
@@ -267,7 +274,7 @@ export function parseSession(text: string, file: string): RecordedSession {
     jsonError = error instanceof Error ? error.message : String(error);
   }
   try {
-    if (jsonError === undefined) return { file, ...fromJson(whole) };
+    if (jsonError === undefined) return { file, ...fromJson(whole, known) };
   } catch (error) {
     throw bad(file, error instanceof Error ? error.message : String(error));
   }
@@ -290,7 +297,7 @@ export function parseSession(text: string, file: string): RecordedSession {
   if (values.length === 0) throw bad(file, "the file is empty");
   try {
     const history = fromOpenAIMessages(values);
-    return { file, format: "openai-jsonl", history, tools: knownTools(history) };
+    return { file, format: "openai-jsonl", history, tools: knownTools(history, known) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw bad(
@@ -300,7 +307,10 @@ export function parseSession(text: string, file: string): RecordedSession {
   }
 }
 
-export async function loadSession(file: string): Promise<RecordedSession> {
+export async function loadSession(
+  file: string,
+  known: readonly ToolDefinition[],
+): Promise<RecordedSession> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -316,5 +326,5 @@ export async function loadSession(file: string): Promise<RecordedSession> {
             : (error as Error).message;
     throw new PitcrewError("replay-unreadable", `${file}: ${why}.`, { cause: error });
   }
-  return parseSession(text, file);
+  return parseSession(text, file, known);
 }

@@ -2,7 +2,7 @@
  * pitcrew's own context layers as a replay policy: the same ContextManager the loop uses, with the
  * deterministic stand-in note in place of the model's handoff (its request is still counted).
  */
-import type { Message } from "../../agent/messages.ts";
+import type { Message } from "../../domain/messages.ts";
 import { ContextManager } from "../manager.ts";
 import { estimateMessage } from "../tokens.ts";
 import type { ReplayPolicy } from "./policy.ts";

@@ -5,7 +5,7 @@
  * other policy is measured against, and the stand-in summary that compaction uses in replay (no
  * model is called during a replay).
  */
-import type { Message } from "../../agent/messages.ts";
+import type { Message } from "../../domain/messages.ts";
 
 export interface PolicyView {
   /** The messages this request would send, tools excluded (the harness adds them in front). */

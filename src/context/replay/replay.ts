@@ -6,8 +6,8 @@
  * tokenizer; reading files is load.ts's job and printing is the command's.
  */
 import { countTokens, encode } from "gpt-tokenizer/encoding/o200k_base";
-import type { Message } from "../../agent/messages.ts";
-import type { ToolDefinition } from "../../agent/model.ts";
+import type { Message } from "../../domain/messages.ts";
+import type { ToolDefinition } from "../../domain/tools.ts";
 import { PitcrewError } from "../../errors.ts";
 import type { RecordedSession, SessionFormat } from "./load.ts";
 import type { PolicyFactory, ReplayPolicy } from "./policy.ts";

@@ -10,13 +10,9 @@ import { DEFAULT_SETTINGS } from "../../../src/sandbox/policy.ts";
 import type { SandboxSettings } from "../../../src/sandbox/policy.ts";
 import { createSandbox } from "../../../src/sandbox/sandbox.ts";
 import type { Sandbox } from "../../../src/sandbox/sandbox.ts";
-import type {
-  AnyTool,
-  CommandGate,
-  Todo,
-  ToolContext,
-  ToolOutcome,
-} from "../../../src/agent/tools/tool.ts";
+import type { AnyTool, CommandGate, ToolContext } from "../../../src/agent/tools/tool.ts";
+import type { Todo } from "../../../src/domain/todos.ts";
+import type { ToolOutcome } from "../../../src/domain/tools.ts";
 
 export const ALLOW_ALL: CommandGate = { check: () => ({ allowed: true }) };
 

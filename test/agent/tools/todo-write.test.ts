@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { formatTodos, todoWriteTool } from "../../../src/agent/tools/todo-write.ts";
-import type { Todo, ToolContext } from "../../../src/agent/tools/tool.ts";
+import type { Todo } from "../../../src/domain/todos.ts";
+import type { ToolContext } from "../../../src/agent/tools/tool.ts";
 
 function context(list: Todo[]): ToolContext {
   return {

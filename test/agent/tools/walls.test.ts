@@ -18,7 +18,7 @@ import { bashTool } from "../../../src/agent/tools/bash.ts";
 import { editTool } from "../../../src/agent/tools/edit.ts";
 import { readTool } from "../../../src/agent/tools/read.ts";
 import { writeTool } from "../../../src/agent/tools/write.ts";
-import type { ToolOutcome } from "../../../src/agent/tools/tool.ts";
+import type { ToolOutcome } from "../../../src/domain/tools.ts";
 import { needsBwrap } from "../../support/bwrap.ts";
 import { toolHarness } from "./harness.ts";
 import type { ToolHarness } from "./harness.ts";

@@ -3,12 +3,11 @@
  * (turns, tokens, cache, cost). One wording for the CLI, the progress comment, the pull request and
  * the job summary; how each of them lays the words out is theirs.
  */
-import type { LoopResult, StopReason } from "./loop.ts";
-import { callArguments, callSubject } from "./messages.ts";
-import type { ToolCall, Usage } from "./messages.ts";
-
-/** What a run has spent so far, or in all. */
-export type Totals = Pick<LoopResult, "turns" | "usage" | "cost">;
+import type { StopReason } from "../domain/loop.ts";
+import { callArguments, callSubject } from "../domain/messages.ts";
+import type { ToolCall } from "../domain/messages.ts";
+import { totalTokens } from "../domain/usage.ts";
+import type { Totals } from "../domain/usage.ts";
 
 /** Why the loop stopped before the model finished, as the end of "stopped: …". */
 export const STOP_CAUSES: Record<Exclude<StopReason, "done">, string> = {
@@ -32,11 +31,6 @@ export function describeCall(call: ToolCall): string {
   const fallback = Array.isArray(args.todos) ? `${args.todos.length} items` : "";
   const text = (callSubject(call) ?? fallback).replace(/\s+/g, " ").trim();
   return `${call.name} ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`.trim();
-}
-
-/** Prompt and completion tokens together: what a budget or an output counts. */
-export function totalTokens(usage: Usage): number {
-  return usage.promptTokens + usage.completionTokens;
 }
 
 /** `turns: 12 · tokens: 48,210 (prompt 45,000, 81% cached; completion 3,210) · cost: $0.0412` */
