@@ -83,6 +83,26 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.match(run.summary, /bash/);
     assert.match(run.summary, /edit/);
 
+    // The log folds by phase and by turn, each group ended before the next one starts.
+    const folds = run.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("::group::") || line.startsWith("::endgroup::"));
+    const names = folds.filter((_, index) => index % 2 === 0);
+    assert.ok(
+      folds.every((line, index) => (index % 2 === 0) === line.startsWith("::group::")),
+      folds.join("\n"),
+    );
+    assert.equal(folds.at(-1), "::endgroup::");
+    const turns = Array.from({ length: Number(run.outputs.turns) }, (_, i) => `turn ${i + 1}`);
+    assert.deepEqual(
+      names.map((line) => line.slice("::group::".length).replace(/:.*/, "")),
+      ["preparing", "agent session", ...turns, "delivery", "notes"],
+    );
+    const session = run.stdout.slice(run.stdout.indexOf("::group::agent session"));
+    assert.match(session.slice(0, session.indexOf("::endgroup::")), /^sandbox: bwrap \(/m);
+    const second = run.stdout.slice(run.stdout.indexOf("::group::turn 2"));
+    assert.match(second.slice(0, second.indexOf("::endgroup::")), /^edit calc\.js \(\d+\.\d s\)$/m);
+
     // The model saw the issue fenced and labelled, and never the credentials.
     const first = made.model.requests[0]?.raw ?? "";
     assert.match(first, /add\(\) returns the wrong sum/);
