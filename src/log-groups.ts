@@ -5,8 +5,8 @@
  * given (the runner's `::group::` commands in the action) and knows nothing of the loop's inner
  * workings beyond its events.
  */
-import type { LoopEvent } from "./agent/loop.ts";
-import { describeCall, stopWords } from "./agent/describe.ts";
+import type { LoopEvent } from "./domain/loop.ts";
+import { describeCall, stopWords } from "./present/describe.ts";
 
 /** The log as the runner folds it: @actions/core's startGroup and endGroup in the action. */
 export interface GroupedLog {

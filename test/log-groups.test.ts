@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { LoopEvent } from "../src/agent/loop.ts";
-import type { ToolCall } from "../src/agent/messages.ts";
+import type { LoopEvent } from "../src/domain/loop.ts";
+import type { ToolCall } from "../src/domain/messages.ts";
 import { createLogGroups } from "../src/log-groups.ts";
 
 function recorded(): { lines: string[]; log: Parameters<typeof createLogGroups>[0] } {
