@@ -70,6 +70,8 @@ async function reportFailure(
 const LOG = {
   info: (message: string) => core.info(message),
   warning: (message: string) => core.warning(message),
+  startGroup: (name: string) => core.startGroup(name),
+  endGroup: () => core.endGroup(),
 };
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {

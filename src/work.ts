@@ -37,6 +37,8 @@ import type { Checkpoint } from "./store/checkpoint.ts";
 import type { Notes } from "./domain/notes.ts";
 import type { NotesStore } from "./store/store.ts";
 import { lastWords, threadTask } from "./store/transcript.ts";
+import { createLogGroups } from "./log-groups.ts";
+import type { GroupedLog } from "./log-groups.ts";
 
 /** Where the thread's notes go: the store (an artifact), and a local copy for the post step. */
 export interface NotesPlace {
@@ -55,7 +57,8 @@ export interface WorkOptions {
   runUrl: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
-  log: { info(message: string): void; warning(message: string): void };
+  /** The job log, folded by phase and by turn (the runner's groups in the action). */
+  log: GroupedLog & { warning(message: string): void };
 }
 
 export interface WorkOutcome {
@@ -89,6 +92,12 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
     log,
   });
   const frame = { task, runUrl: options.runUrl };
+  // The turns' lines quote the agent's commands and paths: checked like a comment, as the runner
+  // masks only the secrets' plain values.
+  const groups = createLogGroups({
+    ...log,
+    info: (message) => log.info(withholdSecrets(message, secrets)),
+  });
   let work: Work = NO_WORK;
   let tally: ToolTally = [];
   /** Set once the branch is pushed: an output even when opening the PR fails after. */
@@ -98,8 +107,11 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   let result: SessionResult | undefined;
 
   const end = async (ending: Ending): Promise<WorkOutcome> => {
+    // Whichever phase ended the run, its group ends here.
+    groups.close();
     // The notes are saved on every way out, so the next run (or `/agent continue`) picks up here.
     if (checkpoint) {
+      groups.open("notes: saving the thread's handoff notes");
       const saved = await checkpoint.finish({
         stopReason: result?.stopReason ?? null,
         headSha: pushedSha ?? null,
@@ -108,6 +120,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       });
       if (saved) options.notes.onSaved();
       work = { ...work, thread: checkpoint.current().state.cumulative };
+      groups.close();
     }
     const state: FinalState = { ...frame, ...work, ...ending };
     await comment.finish(state);
@@ -125,6 +138,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   };
 
   try {
+    groups.open("preparing: access, branch, notes, thread");
     const access = await authorize(task, api, { allowedBots: config.allowedBots });
     if (!access.allowed) {
       log.warning(`refused (${access.code}): ${access.reply}`);
@@ -181,6 +195,8 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       start,
       log,
     });
+    // The session's own group holds the sandbox's start; each turn then opens one of its own.
+    groups.open("agent session: sandbox and model");
     result = await runSession({
       workspace: options.workspace,
       sandbox: {
@@ -211,15 +227,19 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       env: options.env,
       signal: options.signal,
       log,
+      onSandbox: ({ backend, probe }) =>
+        log.info(`sandbox: ${backend}${probe ? ` (${probe.bwrapPath}, ${probe.version})` : ""}`),
       onEvent: (event) => {
         work = progressFromEvent(work, event);
         tally = tallyToolCall(tally, event);
         checkpoint?.observe(event);
+        groups.observe(event);
         comment.update({ ...frame, ...work, phase: "working" });
       },
     });
     work = { ...work, activity: undefined, totals: result };
 
+    groups.open("delivery: commit, push, pull request");
     const ending = await deliver({
       ...options,
       secrets,

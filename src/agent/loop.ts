@@ -64,7 +64,7 @@ function limitReached(
     return "time_budget";
   if (limits.costBudget !== undefined && state.cost >= limits.costBudget) return "cost_budget";
   const tokens = state.usage.promptTokens + state.usage.completionTokens;
-  if (limits.tokenBudget !== undefined && tokens >= limits.tokenBudget) return "cost_budget";
+  if (limits.tokenBudget !== undefined && tokens >= limits.tokenBudget) return "token_budget";
   return null;
 }
 

@@ -36,6 +36,11 @@ export interface ModelConfig {
    * 25% jitter. Default 500 ms. Tests shorten it.
    */
   backoffMs?: number;
+  /**
+   * The wait between attempts, which the request's signal cuts short (rejecting). Default a real
+   * timer; tests pass one that records the waits asked for instead of taking them.
+   */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface ModelRequest {
@@ -73,6 +78,9 @@ export function createModelClient(config: ModelConfig): ModelClient {
   const endpoint: Endpoint = { model: config.model, baseUrl, apiKey: config.apiKey };
   const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
   const backoffMs = config.backoffMs ?? DEFAULT_BACKOFF_MS;
+  const wait =
+    config.wait ??
+    ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : {}));
   const prices = withDefaultPrices(config.prices);
   // The SDK's own retries are off: it would retry a 429 insufficient_quota and cannot be told
   // how long to back off. This module retries instead, with the same rules plus those two.
@@ -107,9 +115,8 @@ export function createModelClient(config: ModelConfig): ModelClient {
           );
         }
         if (attempt >= maxRetries) throw unavailable(`${failure.what} (${tries})`, error);
-        const wait = failure.retryAfterMs ?? backoff(attempt);
         try {
-          await sleep(wait, undefined, signal ? { signal } : {});
+          await wait(failure.retryAfterMs ?? backoff(attempt), signal);
         } catch (sleepError) {
           throw cancelled(sleepError);
         }

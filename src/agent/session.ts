@@ -40,6 +40,8 @@ export interface SessionOptions {
   log?: { info(message: string): void; warning(message: string): void };
   /** The model's context window and the context layers' thresholds. */
   window?: Partial<ContextSettings>;
+  /** The loop's clock for the time budget (default Date.now; tests pass their own). */
+  now?: () => number;
   /** Called once the sandbox is up (the CLI prints its backend; tests inspect it). */
   onSandbox?: (sandbox: Sandbox) => void;
 }
@@ -73,6 +75,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       limits: options.limits,
       promptCacheKey: options.promptCacheKey,
       signal: options.signal,
+      now: options.now,
       onEvent: (event) => {
         reminder.observe(event);
         options.onEvent?.(event);

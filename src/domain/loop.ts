@@ -10,7 +10,13 @@ import type { ToolOutcome } from "./tools.ts";
 import type { Usage } from "./usage.ts";
 
 export type StopReason =
-  "done" | "max_turns" | "time_budget" | "cost_budget" | "cancelled" | "model_error";
+  | "done"
+  | "max_turns"
+  | "time_budget"
+  | "cost_budget"
+  | "token_budget"
+  | "cancelled"
+  | "model_error";
 
 /** A compaction: the handoff note that replaced the older history. */
 export interface Compaction {

@@ -12,7 +12,7 @@ import type { GitHubApi } from "./api.ts";
 import type { PullInfo } from "../domain/conversation.ts";
 import type { PreparedBranch } from "../git/branch.ts";
 import { audienceOf, defusePlain } from "./defuse.ts";
-import type { Ending, PullLink } from "./progress-state.ts";
+import type { Ending, PullLink, PullOperation } from "./progress-state.ts";
 import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "../git/publish.ts";
 import { scanForSecrets } from "../git/secret-scan.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
@@ -39,8 +39,8 @@ export interface DeliverOptions {
   onPushed: (branch: string, sha: string) => void;
 }
 
-function linkOf(pull: PullInfo): PullLink {
-  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft };
+function linkOf(pull: PullInfo, operation: PullOperation): PullLink {
+  return { number: pull.number, url: pull.htmlUrl, draft: pull.draft, operation };
 }
 
 /**
@@ -116,7 +116,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
       });
   // A draft an early stop opened is ready once a later run finishes the work.
   if (opened.draft && finished && !config.draft) opened = await api.markReady(opened);
-  const pull = linkOf(opened);
+  const pull = linkOf(opened, existing ? "updated" : "created");
   if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
   if (result.stopReason === "model_error")
     return { phase: "failed", error: describeError(result.error), pull };

@@ -12,7 +12,12 @@ export interface PullLink {
   number: number;
   url: string;
   draft: boolean;
+  /** What this run did to it: opened it, or pushed to it or edited it (the PR was there before). */
+  operation: PullOperation;
 }
+
+/** What a run did to its thread's pull request: an output as peter-evans/create-pull-request has. */
+export type PullOperation = "created" | "updated";
 
 /** What the agent has done so far, as the loop's events tell it. */
 export interface Work {

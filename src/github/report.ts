@@ -346,6 +346,7 @@ export function setOutputs(outputs: ActionOutputs): void {
   core.setOutput("conclusion", outputs.conclusion);
   core.setOutput("pr-url", pull?.url ?? "");
   core.setOutput("pr-number", pull === undefined ? "" : String(pull.number));
+  core.setOutput("pull-request-operation", pull?.operation ?? "none");
   core.setOutput("branch", outputs.branch ?? "");
   core.setOutput("turns", String(totals?.turns ?? 0));
   core.setOutput("tokens", String(totals === undefined ? 0 : totalTokens(totals.usage)));

@@ -13,7 +13,8 @@ import type { Totals } from "../domain/usage.ts";
 export const STOP_CAUSES: Record<Exclude<StopReason, "done">, string> = {
   max_turns: "the turn limit was reached",
   time_budget: "the time budget ran out",
-  cost_budget: "the cost or token budget ran out",
+  cost_budget: "the cost budget ran out",
+  token_budget: "the token budget ran out",
   cancelled: "the run was cancelled",
   model_error: "the model call failed",
 };

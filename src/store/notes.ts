@@ -35,6 +35,7 @@ const STOP_REASONS: { [Reason in StopReason]: Reason } = {
   max_turns: "max_turns",
   time_budget: "time_budget",
   cost_budget: "cost_budget",
+  token_budget: "token_budget",
   cancelled: "cancelled",
   model_error: "model_error",
 };

@@ -106,6 +106,7 @@ describe("action.yml", () => {
     assert.deepEqual(Object.keys(action.outputs), [
       "pr-url",
       "pr-number",
+      "pull-request-operation",
       "branch",
       "conclusion",
       "turns",
@@ -114,6 +115,12 @@ describe("action.yml", () => {
     ]);
     for (const conclusion of CONCLUSIONS) {
       assert.match(action.outputs.conclusion?.description ?? "", new RegExp(`${conclusion}: `));
+    }
+    for (const operation of ["created", "updated", "none"]) {
+      assert.match(
+        action.outputs["pull-request-operation"]?.description ?? "",
+        new RegExp(`${operation}: `),
+      );
     }
   });
 

@@ -76,11 +76,32 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(run.outputs.branch, "pitcrew/issue-1");
     assert.equal(run.outputs["pr-number"], String(pull?.number));
     assert.equal(run.outputs["pr-url"], pullUrl);
+    assert.equal(run.outputs["pull-request-operation"], "created");
     assert.equal(run.outputs.turns, "4");
     assert.ok(Number(run.outputs.tokens) > 0);
     assert.match(run.outputs.cost ?? "", /^\d+\.\d+$/);
     assert.match(run.summary, /bash/);
     assert.match(run.summary, /edit/);
+
+    // The log folds by phase and by turn, each group ended before the next one starts.
+    const folds = run.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("::group::") || line.startsWith("::endgroup::"));
+    const names = folds.filter((_, index) => index % 2 === 0);
+    assert.ok(
+      folds.every((line, index) => (index % 2 === 0) === line.startsWith("::group::")),
+      folds.join("\n"),
+    );
+    assert.equal(folds.at(-1), "::endgroup::");
+    const turns = Array.from({ length: Number(run.outputs.turns) }, (_, i) => `turn ${i + 1}`);
+    assert.deepEqual(
+      names.map((line) => line.slice("::group::".length).replace(/:.*/, "")),
+      ["preparing", "agent session", ...turns, "delivery", "notes"],
+    );
+    const session = run.stdout.slice(run.stdout.indexOf("::group::agent session"));
+    assert.match(session.slice(0, session.indexOf("::endgroup::")), /^sandbox: bwrap \(/m);
+    const second = run.stdout.slice(run.stdout.indexOf("::group::turn 2"));
+    assert.match(second.slice(0, second.indexOf("::endgroup::")), /^edit calc\.js \(\d+\.\d s\)$/m);
 
     // The model saw the issue fenced and labelled, and never the credentials.
     const first = made.model.requests[0]?.raw ?? "";
@@ -111,6 +132,8 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(second.code, 0, second.stdout + second.stderr);
     assert.equal(made.github.pulls().length, 1, "the same PR");
     assert.equal(second.outputs["pr-number"], first.outputs["pr-number"]);
+    assert.equal(first.outputs["pull-request-operation"], "created");
+    assert.equal(second.outputs["pull-request-operation"], "updated");
     const files = execFileSync(
       "git",
       ["-C", made.origin, "ls-tree", "--name-only", "pitcrew/issue-1"],
@@ -142,6 +165,7 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.outputs.conclusion, "refused");
+    assert.equal(run.outputs["pull-request-operation"], "none");
     assert.equal(made.model.requests.length, 0);
     assert.equal(made.github.pulls().length, 0);
     assert.deepEqual(originBranches(made), ["main"]);
@@ -259,6 +283,7 @@ describe("/agent fix with the built action", needsBwrap(), () => {
       payload: commentEvent(made, "/agent fix"),
     });
     assert.equal(run.outputs.conclusion, "no-changes", run.stdout);
+    assert.equal(run.outputs["pull-request-operation"], "none");
     const body = progressComment(made);
     assert.match(body, /Nothing to change/);
     assert.match(body, /withheld/);
@@ -282,6 +307,7 @@ describe("/agent fix with the built action", needsBwrap(), () => {
       payload: commentEvent(refused, "/agent fix"),
     });
     assert.equal(named.outputs.conclusion, "failure");
+    assert.equal(named.outputs["pull-request-operation"], "none", "the PR was never opened");
     assert.match(progressComment(refused), /github-pr-not-permitted/);
     // The work is not lost: the branch was pushed before the PR was asked for.
     assert.ok(originBranches(refused).includes("pitcrew/issue-1"));
@@ -298,5 +324,23 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(run.outputs.conclusion, "stopped", run.stdout);
     assert.equal(made.github.pulls()[0]?.draft, true);
     assert.match(progressComment(made), /\/agent continue/);
+  });
+
+  test("a run stopped by the token budget names the token budget, not the cost", async () => {
+    const made = await world(FIX.slice(1));
+    const run = await runAction(made, {
+      eventName: "issue_comment",
+      payload: commentEvent(made, "/agent fix"),
+      inputs: { "token-budget": "1" },
+    });
+    assert.equal(run.outputs.conclusion, "stopped", run.stdout);
+    assert.equal(made.model.requests.length, 1, "the budget stops the loop after one request");
+    const pull = made.github.pulls()[0];
+    assert.equal(pull?.draft, true);
+    assert.match(pull?.body ?? "", /stopped early \(the token budget ran out\)/);
+    assert.match(progressComment(made), /Stopped early: the token budget ran out\./);
+    assert.match(run.summary, /Stopped: the token budget ran out\./);
+    for (const seen of [pull?.body ?? "", progressComment(made), run.summary])
+      assert.doesNotMatch(seen, /cost (or token )?budget/i);
   });
 });

@@ -86,6 +86,8 @@ describe("threads other than an issue", needsBwrap(), () => {
     assert.equal(second.outputs.conclusion, "success", second.stdout);
     assert.equal(made.github.pulls().length, 1);
     assert.equal(second.outputs["pr-number"], first.outputs["pr-number"]);
+    assert.equal(first.outputs["pull-request-operation"], "created");
+    assert.equal(second.outputs["pull-request-operation"], "updated");
     assert.equal(originLog(made.origin, "main..pitcrew/issue-1").length, 1, "no new commit");
     // The continuing run was told it carries on earlier work on this branch.
     const told = made.model.requests[2]?.raw ?? "";

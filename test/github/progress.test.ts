@@ -52,7 +52,12 @@ const TOTALS = {
   },
   cost: 0.01234,
 };
-const PULL = { number: 34, url: "https://github.com/acme/app/pull/34", draft: false };
+const PULL = {
+  number: 34,
+  url: "https://github.com/acme/app/pull/34",
+  draft: false,
+  operation: "created",
+} as const;
 const BASE = { task: TASK, runUrl: RUN_URL, todos: TODOS, totals: TOTALS };
 
 const WORKING: ProgressState = { ...BASE, phase: "working", activity: "`bash npm test`" };
@@ -143,7 +148,8 @@ describe("renderProgress", () => {
     const causes = {
       max_turns: "the turn limit was reached",
       time_budget: "the time budget ran out",
-      cost_budget: "the cost or token budget ran out",
+      cost_budget: "the cost budget ran out",
+      token_budget: "the token budget ran out",
       cancelled: "the run was cancelled",
     } as const;
     for (const [stopReason, cause] of Object.entries(causes)) {

@@ -282,7 +282,12 @@ const DONE: FinalState = {
   totals: TOTALS,
   phase: "done",
   summary: "Fixed the parser. @bob <!-- x",
-  pull: { number: 34, url: "https://github.com/acme/app/pull/34", draft: true },
+  pull: {
+    number: 34,
+    url: "https://github.com/acme/app/pull/34",
+    draft: true,
+    operation: "created",
+  },
 };
 const TALLY: ToolTally = [
   { name: "bash", calls: 3, failures: 1, totalMs: 1534 },
@@ -358,6 +363,10 @@ describe("job summary and outputs", () => {
       noWarnings,
     );
     await writeJobSummary(
+      { ...DONE, phase: "stopped", stopReason: "token_budget", summary: "", tally: [] },
+      noWarnings,
+    );
+    await writeJobSummary(
       {
         ...DONE,
         phase: "failed",
@@ -373,7 +382,12 @@ describe("job summary and outputs", () => {
     const written = readFileSync(summaryFile, "utf8");
     assert.ok(
       written.includes(
-        "- Stopped: the cost or token budget ran out. Reply `/agent continue` on #12 to go on from here.\n",
+        "- Stopped: the cost budget ran out. Reply `/agent continue` on #12 to go on from here.\n",
+      ),
+    );
+    assert.ok(
+      written.includes(
+        "- Stopped: the token budget ran out. Reply `/agent continue` on #12 to go on from here.\n",
       ),
     );
     assert.ok(written.includes("<h2>pitcrew failed</h2>"));
@@ -415,10 +429,15 @@ describe("job summary and outputs", () => {
     assert.ok(!readFileSync(summaryFile, "utf8").includes("pitcrew finished"));
   });
 
-  test("outputs: all seven names, every time, in GitHub's file format", () => {
+  test("outputs: all eight names, every time, in GitHub's file format", () => {
     setOutputs({
       conclusion: "success",
-      pull: { number: 34, url: "https://github.com/acme/app/pull/34", draft: false },
+      pull: {
+        number: 34,
+        url: "https://github.com/acme/app/pull/34",
+        draft: false,
+        operation: "created",
+      },
       branch: "pitcrew/issue-12",
       totals: TOTALS,
     });
@@ -426,6 +445,7 @@ describe("job summary and outputs", () => {
       conclusion: "success",
       "pr-url": "https://github.com/acme/app/pull/34",
       "pr-number": "34",
+      "pull-request-operation": "created",
       branch: "pitcrew/issue-12",
       turns: "7",
       tokens: "42000",
@@ -437,6 +457,7 @@ describe("job summary and outputs", () => {
       conclusion: "refused",
       "pr-url": "",
       "pr-number": "",
+      "pull-request-operation": "none",
       branch: "",
       turns: "0",
       tokens: "0",

@@ -107,7 +107,7 @@ describe("runContained: status, signals, stdin", () => {
     assert.equal(result.stderr.text, "err\n");
     assert.equal(result.timedOut, false);
     assert.equal(result.cancelled, false);
-    assert.ok(result.durationMs > 0 && result.durationMs < 5000);
+    assert.ok(result.durationMs > 0);
     assert.equal(shellStatus(result), 7);
   });
 
@@ -177,7 +177,8 @@ describe("runContained: status, signals, stdin", () => {
     const pid = Number(result.stdout.text.trim());
     try {
       assert.equal(result.exitCode, 0);
-      assert.ok(result.durationMs < 3000, `${result.durationMs} ms`);
+      // The result came while the job still runs: it did not wait for the job's end.
+      assert.ok(alive(pid), `sleep ${pid} had already ended`);
     } finally {
       reap([pid]);
     }
@@ -198,12 +199,10 @@ describe("runContained: status, signals, stdin", () => {
 
 describe("runContained: timeouts and cancellation", () => {
   test("a timeout kills the command and reports timedOut", async () => {
-    const started = Date.now();
     const result = await runContained(spec(["sleep", "30"], { timeoutMs: 300 }));
     assert.equal(result.timedOut, true);
     assert.equal(result.cancelled, false);
-    assert.equal(result.signal, "SIGKILL");
-    assert.ok(Date.now() - started < 3000);
+    assert.equal(result.signal, "SIGKILL", "killed, not run to its end");
   });
 
   test("killGroup: a timeout kills the whole group, grandchildren included", async () => {
@@ -248,12 +247,11 @@ describe("runContained: timeouts and cancellation", () => {
   test("an already aborted signal cancels at once, and with killGroup takes the group", async () => {
     const controller = new AbortController();
     controller.abort();
-    const started = Date.now();
     const result = await runContained(
       spec(["sh", "-c", "sleep 30"], { signal: controller.signal, killGroup: true }),
     );
     assert.equal(result.cancelled, true);
-    assert.ok(Date.now() - started < 2000);
+    assert.equal(result.signal, "SIGKILL", "killed, not run to its end");
   });
 });
 

@@ -1,10 +1,9 @@
 /**
  * The replay harness on the five real mini-swe-agent trajectories in ../shared/trajectories: the
- * naive baseline must replay every recorded model call and give plausible totals. Skipped with a
- * line saying so where ../shared is not checked out.
+ * naive baseline must replay every recorded model call and give plausible totals. Where ../shared
+ * is not checked out the tests skip saying why (fail under CI=true).
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { toolDefinitions } from "../../src/agent/tools/index.ts";
@@ -12,8 +11,9 @@ import { loadSession } from "../../src/context/replay/load.ts";
 import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../../src/context/replay/policy.ts";
 import { DEFAULT_WINDOW, replaySessions } from "../../src/context/replay/replay.ts";
+import { SHARED, needsShared } from "../support/shared.ts";
 
-const DIR = join(import.meta.dirname, "../../../shared/trajectories");
+const DIR = join(SHARED, "trajectories");
 
 /** Model calls per file, from the README's table. */
 const MODEL_CALLS: Record<string, number> = {
@@ -24,10 +24,7 @@ const MODEL_CALLS: Record<string, number> = {
   "pylint-dev__pylint-6528.traj.json": 97,
 };
 
-const present = existsSync(DIR);
-if (!present) console.log(`../shared is absent: ${DIR} not found; the shared replay tests skip.`);
-
-describe("replay of the shared trajectories", { skip: !present && "../shared is absent" }, () => {
+describe("replay of the shared trajectories", needsShared("trajectories"), () => {
   test("naive: one request per recorded model call, sane totals, in seconds", async () => {
     const started = performance.now();
     const files = Object.keys(MODEL_CALLS);

@@ -2,10 +2,10 @@
  * The token estimate (src/context/tokens.ts) measured on the shared data: the research's token
  * samples and the five real trajectories in ../shared, against gpt-tokenizer's exact o200k count
  * and against the prompt_tokens the provider (Gemini 3 Pro) reported. The tables go out as test
- * diagnostics. Where ../shared is absent it says so in one line and skips.
+ * diagnostics. Where ../shared is absent the tests skip saying why (fail under CI=true).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
@@ -17,18 +17,14 @@ import {
   estimateMessage,
   estimateText,
 } from "../../src/context/tokens.ts";
+import { SHARED, needsShared } from "../support/shared.ts";
 
-const REPO = join(import.meta.dirname, "..", "..");
-const SHARED = join(REPO, "..", "shared");
 const SAMPLES = join(SHARED, "research", "token-samples");
 const TRAJECTORIES = join(SHARED, "trajectories");
 
-const present = existsSync(SAMPLES) && existsSync(TRAJECTORIES);
-if (!present) {
-  console.log(
-    "../shared is absent: the shared-data suite has nothing to measure (it runs where ../shared exists, as in .ci/run)",
-  );
-}
+/** Where ../shared is absent: skipped with the reason, or a failure under CI=true. */
+const { skip } = needsShared("research/token-samples", "trajectories");
+const present = skip === false;
 
 const o200k = (text: string): number => countTokens(text, { disallowedSpecial: new Set() });
 
@@ -88,8 +84,6 @@ function loadTrajectory(file: string): Trajectory {
 }
 
 /** Each test skips on its own, so a run without ../shared still reports them as skipped. */
-const skip = !present && "../shared is absent";
-
 describe("token estimate on ../shared", () => {
   const exact = new WeakMap<Message, number>();
   /** Exact o200k tokens of a message, framed as the estimate frames it. */
