@@ -24,6 +24,7 @@ import { MAX_RUNS_CHECKED } from "../../src/store/provenance.ts";
 import { SEAL_FILE, seal, sealKey } from "../../src/store/seal.ts";
 import { notesName, type Restored } from "../../src/store/store.ts";
 import type { Notes } from "../../src/domain/notes.ts";
+import { threadNotes } from "../support/notes.ts";
 import type { RunJob, RunOutput, Step, StepResult } from "../support/artifact-run.ts";
 import { unzipFiles } from "../support/artifact-service.ts";
 import {
@@ -42,31 +43,12 @@ let github: FakeGitHub;
 let root: string;
 
 function notesFor(threadKey: string, note: string, repository = "Codertocat/Hello-World"): Notes {
-  return {
-    note,
-    state: {
-      version: 1,
-      threadKey,
-      repository,
-      branch: `pitcrew/${threadKey}`,
-      baseBranch: "main",
-      baseSha: "a".repeat(40),
-      headSha: null,
-      prNumber: null,
-      attempts: 1,
-      cumulative: {
-        runs: 1,
-        turns: 3,
-        usage: { promptTokens: 100, cachedTokens: 0, completionTokens: 20, reasoningTokens: 0 },
-        cost: 0.01,
-      },
-      todos: [{ content: "write the test", status: "in_progress" }],
-      stopReason: null,
-      savedAt: "2025-01-02T03:04:05.000Z",
-      ledgers: {},
-    },
-    transcript: `${JSON.stringify({ type: "message", run: 1, message: { role: "user", content: note } })}\n`,
-  };
+  return threadNotes(note, {
+    threadKey,
+    repository,
+    todos: [{ content: "write the test", status: "in_progress" }],
+    stopReason: null,
+  });
 }
 
 /** The files of a notes folder as the store writes them, sealed with `secret`'s key. */

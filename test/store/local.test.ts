@@ -20,6 +20,7 @@ import { createLocalStore } from "../../src/store/local.ts";
 import { NOTE_CAP } from "../../src/store/notes.ts";
 import { notesName } from "../../src/store/store.ts";
 import type { Notes } from "../../src/domain/notes.ts";
+import { threadNotes } from "../support/notes.ts";
 
 const base = mkdtempSync(join(tmpdir(), "pitcrew-local-store-"));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -27,31 +28,7 @@ let roots = 0;
 const newRoot = (): string => join(base, `root-${++roots}`, "notes");
 
 function notes(threadKey: string, note: string): Notes {
-  return {
-    note,
-    transcript: `{"type":"message","run":1,"message":{"role":"user","content":"${note}"}}\n`,
-    state: {
-      version: 1,
-      threadKey,
-      repository: "octo/demo",
-      branch: `pitcrew/${threadKey}`,
-      baseBranch: "main",
-      baseSha: "a".repeat(40),
-      headSha: null,
-      prNumber: null,
-      attempts: 1,
-      cumulative: {
-        runs: 1,
-        turns: 2,
-        usage: { promptTokens: 10, cachedTokens: 0, completionTokens: 5, reasoningTokens: 0 },
-        cost: 0.01,
-      },
-      todos: [],
-      stopReason: "done",
-      savedAt: "2025-01-01T00:00:00.000Z",
-      ledgers: {},
-    },
-  };
+  return threadNotes(note, { threadKey, repository: "octo/demo" });
 }
 
 describe("createLocalStore", () => {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createScrubber, scrubNotes, withheldMarker } from "../../src/store/scrub.ts";
 import type { Notes } from "../../src/domain/notes.ts";
+import { threadState } from "../support/notes.ts";
 
 const API_KEY = "sk-e2e-model-key-0123456789abcdef";
 const TOKEN = "ghs_e2eTokenAbcdefghijklmnopqrstuvwxyz0123";
@@ -150,16 +151,7 @@ describe("scrubNotes", () => {
   test("note, state and transcript: each scrubbed, the state still a state", () => {
     const notes: Notes = {
       note: `## Goal\nThe token is ${TOKEN}.`,
-      state: {
-        version: 1,
-        threadKey: "issue-1",
-        repository: "Codertocat/Hello-World",
-        branch: "pitcrew/issue-1",
-        baseBranch: "main",
-        baseSha: "a".repeat(40),
-        headSha: null,
-        prNumber: null,
-        attempts: 1,
+      state: threadState({
         cumulative: {
           runs: 1,
           turns: 1,
@@ -167,10 +159,7 @@ describe("scrubNotes", () => {
           cost: 0,
         },
         todos: [{ content: `stop leaking ${API_KEY}`, status: "pending" }],
-        stopReason: "done",
-        savedAt: "2025-01-02T03:04:05.000Z",
-        ledgers: {},
-      },
+      }),
       transcript: `${JSON.stringify({ type: "message", run: 1, message: { role: "assistant", content: API_KEY } })}\n`,
     };
     const { notes: out, withheld } = scrubNotes(notes, [API_KEY, TOKEN]);
