@@ -24,10 +24,12 @@ import type { GitHubApi } from "./github/api.ts";
 import { prepareThreadBranch } from "./github/branch.ts";
 import { deliver } from "./github/deliver.ts";
 import { knownSecrets, withholdSecrets } from "./github/secret-scan.ts";
-import { NO_WORK, createProgressComment, progressFromEvent } from "./github/progress.ts";
+import { NO_WORK, createProgressComment } from "./github/progress.ts";
 import type { Ending, FinalState, Work } from "./github/progress.ts";
-import { conclusionOf, setOutputs, tallyToolCall, writeJobSummary } from "./github/report.ts";
-import type { Conclusion, ToolTally } from "./github/report.ts";
+import { conclusionOf, setOutputs, writeJobSummary } from "./github/report.ts";
+import type { Conclusion } from "./github/report.ts";
+import { RUN_START, foldEvent, settle } from "./domain/run-state.ts";
+import type { RunState } from "./domain/run-state.ts";
 import { authorize } from "./triggers/authorize.ts";
 import type { Task } from "./domain/task.ts";
 import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
@@ -98,8 +100,8 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
     ...log,
     info: (message) => log.info(withholdSecrets(message, secrets)),
   });
+  let run: RunState = RUN_START;
   let work: Work = NO_WORK;
-  let tally: ToolTally = [];
   /** Set once the branch is pushed: an output even when opening the PR fails after. */
   let branch: string | undefined;
   let pushedSha: string | undefined;
@@ -124,7 +126,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
     }
     const state: FinalState = { ...frame, ...work, ...ending };
     await comment.finish(state);
-    await writeJobSummary({ ...state, tally, branch }, log, (text) =>
+    await writeJobSummary({ ...state, tally: run.tally, branch }, log, (text) =>
       withholdSecrets(text, secrets),
     );
     const conclusion = conclusionOf(ending.phase);
@@ -230,14 +232,15 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       onSandbox: ({ backend, probe }) =>
         log.info(`sandbox: ${backend}${probe ? ` (${probe.bwrapPath}, ${probe.version})` : ""}`),
       onEvent: (event) => {
-        work = progressFromEvent(work, event);
-        tally = tallyToolCall(tally, event);
-        checkpoint?.observe(event);
+        run = foldEvent(run, event);
+        work = { ...work, todos: run.todos, activity: run.activity, totals: run.totals };
+        checkpoint?.observe(event, run);
         groups.observe(event);
         comment.update({ ...frame, ...work, phase: "working" });
       },
     });
-    work = { ...work, activity: undefined, totals: result };
+    run = settle(run, result);
+    work = { ...work, activity: undefined, totals: run.totals };
 
     groups.open("delivery: commit, push, pull request");
     const ending = await deliver({
@@ -246,7 +249,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
       prepared,
       result,
       issueTitle: thread?.issue.title,
-      tally,
+      tally: run.tally,
       onPushed: (pushed, sha) => {
         branch = pushed;
         pushedSha = sha;

@@ -28,6 +28,7 @@ import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
 import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import { createLocalStore } from "../store/local.ts";
 import { createCheckpoint } from "../store/checkpoint.ts";
+import { RUN_START, foldEvent } from "../domain/run-state.ts";
 import type { Checkpoint } from "../store/checkpoint.ts";
 import type { Notes } from "../domain/notes.ts";
 import type { NotesStore } from "../store/store.ts";
@@ -255,6 +256,7 @@ export async function runCommand(
       log,
     });
     checkpoint = notes;
+    let state = RUN_START;
     const result = await runSession({
       workspace: worktree.path,
       sandbox: {
@@ -273,7 +275,8 @@ export async function runCommand(
       env,
       signal: controller.signal,
       onEvent: (event) => {
-        notes.observe(event);
+        state = foldEvent(state, event);
+        notes.observe(event, state);
         progress.onEvent(event);
       },
       log,

@@ -16,7 +16,7 @@ import type { Ending, PullLink, PullOperation } from "./progress.ts";
 import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "./publish.ts";
 import { scanForSecrets } from "./secret-scan.ts";
 import { allToolCallsFailed, pullRequestText } from "./report.ts";
-import type { ToolTally } from "./report.ts";
+import type { ToolTally } from "../domain/run-state.ts";
 
 export interface DeliverOptions {
   task: Task;

@@ -4,10 +4,10 @@
  * the cost, and at the end a truthful account (also of a stop, a failure or a refusal). The comment
  * is a view of the run, not the run: a GitHub call failing here is a warning, never a failed run.
  */
-import type { LoopEvent, StopReason } from "../domain/loop.ts";
+import type { StopReason } from "../domain/loop.ts";
+import type { Activity, RunState } from "../domain/run-state.ts";
 import { STOP_CAUSES, describeCall, formatTotals } from "../present/describe.ts";
 import type { Totals } from "../domain/usage.ts";
-import { acceptedTodos } from "../domain/todos.ts";
 import type { Todo } from "../domain/todos.ts";
 import { describeError } from "../errors.ts";
 import type { Task } from "../domain/task.ts";
@@ -37,15 +37,11 @@ export interface PullLink {
 /** What a run did to its thread's pull request: an output as peter-evans/create-pull-request has. */
 export type PullOperation = "created" | "updated";
 
-/** What the agent has done so far, as the loop's events tell it. */
-export interface Work {
-  todos: readonly Todo[];
-  /** The latest thing the agent did, one line of Markdown. */
-  activity?: string;
-  totals?: Totals;
+/** What the agent has done so far: the run's state (domain/run-state.ts), as far as people see it. */
+export type Work = Pick<RunState, "todos" | "activity" | "totals"> & {
   /** All runs on the thread together, this one included (from the thread's notes). */
   thread?: Totals & { runs: number };
-}
+};
 
 /** How a run ended, with the facts each ending needs. The caller decides which one it was. */
 export type Ending =
@@ -88,40 +84,20 @@ export interface ProgressCommentOptions {
   now?: () => number;
 }
 
-export const NO_WORK: Work = { todos: [] };
+export const NO_WORK: Work = {};
 
 const TODO_LIMIT = 50;
 const TODO_CHARS = 200;
 
-// ---- From events to state ---------------------------------------------------------------------
-
-/** The work after one more loop event: the todo list the agent set, what it does now, its cost. */
-export function progressFromEvent(work: Work, event: LoopEvent): Work {
-  switch (event.type) {
-    case "turn_start":
-      return { ...work, activity: `waiting for the model (turn ${event.turn})` };
-    case "tool_start":
-      return { ...work, activity: codeSpan(describeCall(event.call)) };
-    case "tool_end": {
-      // Only a list the tool accepted is the agent's list; a refused one changed nothing.
-      const todos = acceptedTodos(event.call, event.outcome);
-      return todos === undefined ? work : { ...work, todos };
-    }
-    case "usage":
-      return {
-        ...work,
-        totals: { turns: event.turn, usage: event.totalUsage, cost: event.totalCost },
-      };
-    case "compaction":
-      return { ...work, activity: "compacting the conversation into a handoff note" };
-    case "assistant":
-    case "context":
-    case "stop":
-      return work;
-  }
-}
-
 // ---- Rendering --------------------------------------------------------------------------------
+
+/** What the agent does now, one line of Markdown. */
+export function activityLine(activity: Activity | undefined): string {
+  if (activity === undefined) return "getting started";
+  if (activity.kind === "model") return `waiting for the model (turn ${activity.turn})`;
+  if (activity.kind === "tool") return codeSpan(describeCall(activity.call));
+  return "compacting the conversation into a handoff note";
+}
 
 function checklist(todos: readonly Todo[], audience: Audience): string {
   const items = todos.slice(0, TODO_LIMIT).map(({ content, status }) => {
@@ -142,7 +118,7 @@ function summaryBlock(title: string, summary: string, audience: Audience): strin
 function phaseBlocks(state: ProgressState, audience: Audience): (string | undefined)[] {
   switch (state.phase) {
     case "working":
-      return [`Now: ${state.activity ?? "getting started"}`];
+      return [`Now: ${activityLine(state.activity)}`];
     case "done":
       return [
         `Pull request: ${pullLink(state.pull)}`,
@@ -186,7 +162,9 @@ export function renderProgress(state: ProgressState): string {
     `### ${HEADLINES[state.phase]}`,
     `${requestLine(state.task, audience)}.`,
     ...phaseBlocks(state, audience),
-    state.todos.length === 0 ? undefined : checklist(state.todos, audience),
+    state.todos === undefined || state.todos.length === 0
+      ? undefined
+      : checklist(state.todos, audience),
     [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
     state.thread === undefined || state.thread.runs < 2
       ? undefined

@@ -5,7 +5,8 @@
  * or updating the pull request itself is not done here.
  */
 import * as core from "@actions/core";
-import type { LoopEvent, StopReason } from "../domain/loop.ts";
+import type { StopReason } from "../domain/loop.ts";
+import type { ToolTally } from "../domain/run-state.ts";
 import { STOP_CAUSES, formatTotals } from "../present/describe.ts";
 import { totalTokens } from "../domain/usage.ts";
 import type { Totals } from "../domain/usage.ts";
@@ -26,17 +27,6 @@ import type { FinalPhase, FinalState, Phase, PullLink } from "./progress.ts";
 
 /** The action's `conclusion` output. `skipped`: the event asked nothing of pitcrew. */
 export type Conclusion = "success" | "stopped" | "no-changes" | "failure" | "refused" | "skipped";
-
-/** One tool's calls in a run. */
-export interface ToolCount {
-  name: string;
-  calls: number;
-  failures: number;
-  totalMs: number;
-}
-
-/** Every tool the model called, in the order of first use. */
-export type ToolTally = readonly ToolCount[];
 
 export interface PullRequestFacts {
   task: Task;
@@ -240,25 +230,6 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
 }
 
 // ---- Tool tally -------------------------------------------------------------------------------
-
-/** The tally after one more loop event: each finished tool call counts, with its time. */
-export function tallyToolCall(tally: ToolTally, event: LoopEvent): ToolTally {
-  if (event.type !== "tool_end") return tally;
-  const name = event.call.name;
-  const failed = event.outcome.isError ? 1 : 0;
-  const known = tally.some((count) => count.name === name);
-  const counted = known ? tally : [...tally, { name, calls: 0, failures: 0, totalMs: 0 }];
-  return counted.map((count) =>
-    count.name === name
-      ? {
-          name,
-          calls: count.calls + 1,
-          failures: count.failures + failed,
-          totalMs: count.totalMs + event.durationMs,
-        }
-      : count,
-  );
-}
 
 /**
  * Whether the agent never managed to touch the workspace: it made calls, and every one failed.

@@ -21,10 +21,11 @@ import {
   pullRequestText,
   quotedMarkdown,
   setOutputs,
-  tallyToolCall,
   writeJobSummary,
 } from "../../src/github/report.ts";
-import type { PullRequestFacts, ToolTally } from "../../src/github/report.ts";
+import type { PullRequestFacts } from "../../src/github/report.ts";
+import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
+import type { ToolTally } from "../../src/domain/run-state.ts";
 import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
@@ -237,7 +238,7 @@ describe("tool tally", () => {
         env: { HOME: fixture.home, PATH: process.env.PATH },
         onEvent: (event) => events.push(event),
       });
-      const tally = events.reduce(tallyToolCall, [] as ToolTally);
+      const { tally } = events.reduce(foldEvent, RUN_START);
       assert.deepEqual(
         tally.map(({ name, calls, failures }) => ({ name, calls, failures })),
         [
