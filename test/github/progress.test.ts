@@ -14,14 +14,11 @@ import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
 import type { Todo } from "../../src/domain/todos.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
-import {
-  NO_WORK,
-  createProgressComment,
-  activityLine,
-  renderProgress,
-} from "../../src/github/progress.ts";
-import type { FinalState, ProgressState } from "../../src/github/progress.ts";
-import { SUMMARY_LIMIT } from "../../src/github/report.ts";
+import { NO_WORK } from "../../src/domain/ending.ts";
+import type { FinalState, ProgressState } from "../../src/domain/ending.ts";
+import { createProgressComment } from "../../src/github/progress.ts";
+import { activityLine, renderProgress } from "../../src/present/comment.ts";
+import { SUMMARY_LIMIT } from "../../src/present/text.ts";
 import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";

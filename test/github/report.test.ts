@@ -13,17 +13,12 @@ import { createModelClient } from "../../src/agent/model.ts";
 import { runSession } from "../../src/agent/session.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
-import { audienceOf } from "../../src/github/defuse.ts";
-import type { FinalState } from "../../src/github/progress.ts";
-import {
-  allToolCallsFailed,
-  codeBlock,
-  pullRequestText,
-  quotedMarkdown,
-  setOutputs,
-  writeJobSummary,
-} from "../../src/github/report.ts";
-import type { PullRequestFacts } from "../../src/github/report.ts";
+import { audienceOf } from "../../src/present/defuse.ts";
+import type { FinalState } from "../../src/domain/ending.ts";
+import { allToolCallsFailed, setOutputs, writeJobSummary } from "../../src/github/report.ts";
+import { pullRequestText } from "../../src/present/pull-request.ts";
+import type { PullRequestFacts } from "../../src/present/pull-request.ts";
+import { codeBlock, quotedMarkdown } from "../../src/present/text.ts";
 import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
 import type { ToolTally } from "../../src/domain/run-state.ts";
 import type { Task } from "../../src/domain/task.ts";
