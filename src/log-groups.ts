@@ -6,7 +6,16 @@
  * workings beyond its events.
  */
 import type { LoopEvent } from "./domain/loop.ts";
-import { describeCall, stopWords } from "./present/describe.ts";
+import { LOG_ANSWERED, logStopLine, logToolLine } from "./present/lines.ts";
+import type { RunPhase } from "./run/ports.ts";
+
+/** The action's log groups, one per phase of the Run. */
+export const LOG_PHASES: Record<RunPhase, string> = {
+  preparing: "preparing: access, branch, notes, thread",
+  session: "agent session: sandbox and model",
+  delivery: "delivery: commit, push, pull request",
+  notes: "notes: saving the thread's handoff notes",
+};
 
 /** The log as the runner folds it: @actions/core's startGroup and endGroup in the action. */
 export interface GroupedLog {
@@ -40,16 +49,12 @@ export function createLogGroups(log: GroupedLog): LogGroups {
     close,
     observe(event) {
       if (event.type === "turn_start") start(`turn ${event.turn}`);
-      else if (event.type === "tool_end") {
-        const seconds = (event.durationMs / 1000).toFixed(1);
-        log.info(
-          `${describeCall(event.call)} (${event.outcome.isError ? "failed, " : ""}${seconds} s)`,
-        );
-      } else if (event.type === "assistant" && event.toolCalls.length === 0) {
-        log.info("the model answered without a tool call: its summary");
-      } else if (event.type === "stop") {
+      else if (event.type === "tool_end")
+        log.info(logToolLine(event.call, event.outcome, event.durationMs));
+      else if (event.type === "assistant" && event.toolCalls.length === 0) log.info(LOG_ANSWERED);
+      else if (event.type === "stop") {
         close();
-        log.info(`agent session ${stopWords(event.reason)}`);
+        log.info(logStopLine(event.reason));
       }
     },
   };

@@ -1,52 +1,36 @@
 /**
- * One task, from an authorised request to a pull request: the pipeline the action runs after the
- * event has become a `Task`. It owns the order of effects and what people see at each step — the
- * 👀 reaction, the progress comment, the branch, the sandboxed session, the secret-checked push,
- * the PR, the job summary — and makes sure every way out (done, a limit, an error, a refusal)
- * ends with a truthful comment and the outputs set.
+ * The action's ends of the Run (src/run/run.ts): who may ask (authorisation on GitHub), the thread's
+ * branch in the runner's checkout as the workspace, the thread's notes in a workflow artifact, and
+ * a delivery that pushes, opens or updates the pull request and tells the thread (the progress
+ * comment), the run's page (the job summary) and the workflow (the outputs) how it went.
  */
 import { describeError } from "./errors.ts";
 import { createModelClient } from "./agent/model.ts";
-import {
-  SYSTEM_PROMPT,
-  continuePrompt,
-  dispatchTaskPrompt,
-  fence,
-  threadTaskPrompt,
-} from "./agent/prompt.ts";
-import type { Message } from "./domain/messages.ts";
-import { runSession } from "./agent/session.ts";
-import { loadShellParser } from "./agent/shell/parse.ts";
-import type { SessionResult } from "./domain/loop.ts";
+import { dispatchTaskPrompt, fence, threadTaskPrompt } from "./agent/prompt.ts";
 import type { Config } from "./config/config.ts";
-import type { CommentInfo, IssueInfo, PullInfo } from "./domain/conversation.ts";
+import type { CommentInfo, IssueInfo } from "./domain/conversation.ts";
+import { NO_WORK, conclusionOf } from "./domain/ending.ts";
+import type { Conclusion, Ending, ProgressState } from "./domain/ending.ts";
+import type { RunState } from "./domain/run-state.ts";
+import type { Task } from "./domain/task.ts";
 import type { GitHubApi } from "./github/api.ts";
 import { prepareThreadBranch } from "./git/branch.ts";
+import type { PreparedBranch } from "./git/branch.ts";
 import { deliver } from "./github/deliver.ts";
+import { createProgressComment } from "./github/progress.ts";
+import { setOutputs, writeJobSummary } from "./github/report.ts";
 import { knownSecrets, withholdSecrets } from "./git/secret-scan.ts";
-import { NO_WORK, createProgressComment, progressFromEvent } from "./github/progress.ts";
-import type { Ending, FinalState, Work } from "./github/progress-state.ts";
-import { conclusionOf, setOutputs, tallyToolCall, writeJobSummary } from "./github/report.ts";
-import type { Conclusion, ToolTally } from "./github/report.ts";
-import { authorize } from "./triggers/authorize.ts";
-import type { Task } from "./domain/task.ts";
+import { LOG_PHASES, createLogGroups } from "./log-groups.ts";
+import type { GroupedLog } from "./log-groups.ts";
+import { once } from "./run/once.ts";
+import type { NotesPort, RunEnds, SessionSettings, Workspace } from "./run/ports.ts";
+import { runTask } from "./run/run.ts";
 import { DEFAULT_SETTINGS } from "./sandbox/policy.ts";
 import { protectedPatterns } from "./sandbox/protected-paths.ts";
-import { createCheckpoint } from "./store/checkpoint.ts";
-import type { Checkpoint } from "./store/checkpoint.ts";
-import type { Notes } from "./domain/notes.ts";
-import type { NotesStore } from "./store/store.ts";
-import { lastWords, threadTask } from "./store/transcript.ts";
-import { createLogGroups } from "./log-groups.ts";
-import type { GroupedLog } from "./log-groups.ts";
+import { authorize } from "./triggers/authorize.ts";
 
 /** Where the thread's notes go: the store (an artifact), and a local copy for the post step. */
-export interface NotesPlace {
-  store: NotesStore;
-  localDir: string;
-  /** Called once the run's final notes are in the store (the post step then has nothing to do). */
-  onSaved(): void;
-}
+export type NotesPlace = Omit<NotesPort, "restore">;
 
 export interface WorkOptions {
   task: Task;
@@ -67,6 +51,14 @@ export interface WorkOutcome {
   error?: string;
 }
 
+/** How a run on a thread ended, and its branch once pushed (an output even if the PR failed). */
+interface Delivered {
+  ending: Ending;
+  branch?: string;
+}
+
+type ThreadWorkspace = Workspace & { prepared: PreparedBranch };
+
 /** The branch of a thread: one per issue, PR or dispatched run, so re-runs update it. */
 export function threadBranch(task: Task, prefix: string): string {
   const { thread } = task;
@@ -75,222 +67,221 @@ export function threadBranch(task: Task, prefix: string): string {
   return `${prefix}task-${thread.runId}`;
 }
 
-function issueNumberOf(task: Task): number | undefined {
-  return task.thread.kind === "dispatch" ? undefined : task.thread.number;
+export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
+  const { ending } = await runTask(actionEnds(options));
+  const conclusion = conclusionOf(ending.phase);
+  return ending.phase === "failed" ? { conclusion, error: ending.error } : { conclusion };
 }
 
-export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
+function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
   const { task, config, api, log } = options;
-  // Every comment body and the job summary pass the secret check on their way out.
+  // Every comment body, log line of the turns and the job summary pass the secret check on their
+  // way out (the runner masks only the secrets' plain values).
   const secrets = knownSecrets(options.env, [config.apiKey, config.githubToken, config.notesKey]);
+  const withhold = (text: string): string => withholdSecrets(text, secrets);
   const comment = createProgressComment({
     api: {
-      createComment: (issue, body) => api.createComment(issue, withholdSecrets(body, secrets)),
-      updateComment: (id, body) => api.updateComment(id, withholdSecrets(body, secrets)),
+      createComment: (issue, body) => api.createComment(issue, withhold(body)),
+      updateComment: (id, body) => api.updateComment(id, withhold(body)),
     },
-    issueNumber: issueNumberOf(task),
+    issueNumber: task.thread.kind === "dispatch" ? undefined : task.thread.number,
     log,
   });
+  const groups = createLogGroups({ ...log, info: (message) => log.info(withhold(message)) });
   const frame = { task, runUrl: options.runUrl };
-  // The turns' lines quote the agent's commands and paths: checked like a comment, as the runner
-  // masks only the secrets' plain values.
-  const groups = createLogGroups({
-    ...log,
-    info: (message) => log.info(withholdSecrets(message, secrets)),
+  const working = (state: RunState): ProgressState => ({
+    ...frame,
+    todos: state.todos,
+    activity: state.activity,
+    totals: state.totals,
+    phase: "working",
   });
-  let work: Work = NO_WORK;
-  let tally: ToolTally = [];
-  /** Set once the branch is pushed: an output even when opening the PR fails after. */
-  let branch: string | undefined;
-  let pushedSha: string | undefined;
-  let checkpoint: Checkpoint | undefined;
-  let result: SessionResult | undefined;
-
-  const end = async (ending: Ending): Promise<WorkOutcome> => {
-    // Whichever phase ended the run, its group ends here.
-    groups.close();
-    // The notes are saved on every way out, so the next run (or `/agent continue`) picks up here.
-    if (checkpoint) {
-      groups.open("notes: saving the thread's handoff notes");
-      const saved = await checkpoint.finish({
-        stopReason: result?.stopReason ?? null,
-        headSha: pushedSha ?? null,
-        prNumber: "pull" in ending && ending.pull ? ending.pull.number : null,
-        messages: result?.messages,
-      });
-      if (saved) options.notes.onSaved();
-      work = { ...work, thread: checkpoint.current().state.cumulative };
-      groups.close();
-    }
-    const state: FinalState = { ...frame, ...work, ...ending };
-    await comment.finish(state);
-    await writeJobSummary({ ...state, tally, branch }, log, (text) =>
-      withholdSecrets(text, secrets),
-    );
-    const conclusion = conclusionOf(ending.phase);
-    setOutputs({
-      conclusion,
-      pull: ending.phase === "refused" || ending.phase === "no-changes" ? undefined : ending.pull,
-      branch,
-      totals: work.totals,
-    });
-    return ending.phase === "failed" ? { conclusion, error: ending.error } : { conclusion };
+  const access = once(() => authorize(task, api, { allowedBots: config.allowedBots }));
+  const thread = once(() => threadOf(task, api));
+  const pullOf = async () => {
+    const granted = await access();
+    return granted.allowed ? granted.pull : undefined;
   };
 
-  try {
-    groups.open("preparing: access, branch, notes, thread");
-    const access = await authorize(task, api, { allowedBots: config.allowedBots });
-    if (!access.allowed) {
-      log.warning(`refused (${access.code}): ${access.reply}`);
-      return await end({ phase: "refused", reason: access.reply });
-    }
-    // Once authorised, the independent steps overlap: the first model request waits on the
-    // slowest of them (usually the fetch), not on their sum.
-    const base = access.pull ? access.pull.head.ref : task.repository.defaultBranch;
-    const reacting = task.comment
-      ? api
-          .react(task.comment.id, "eyes")
-          .catch((error: unknown) => log.warning(`could not react: ${describeError(error)}`))
-      : undefined;
-    const [prepared, thread, restored] = await Promise.all([
-      // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
-      prepareThreadBranch({
-        workspace: options.workspace,
-        branch: threadBranch(task, config.branchPrefix),
-        base,
-        token: config.githubToken,
-      }),
-      threadOf(task, api),
-      options.notes.store.restore(task.threadKey),
-      // The shell parser's WebAssembly compiles while the network calls wait (it is memoised).
-      loadShellParser(),
-      reacting,
-      comment.start({ ...frame, ...work, phase: "working" }),
-    ]);
-    log.info(
-      `${prepared.reused ? "continuing" : "starting"} branch ${prepared.branch} from ${base} at ${prepared.startSha.slice(0, 12)}`,
-    );
-    if (restored.found) log.info(`notes: restored from ${restored.from}`);
-    else if (restored.damaged) log.warning(`notes: starting fresh: ${restored.reason}`);
-    else log.info(`notes: starting fresh (${restored.reason})`);
-    const earlier = restored.found ? restored.notes : undefined;
-    const start: Message[] = [
-      { role: "system", content: SYSTEM_PROMPT },
-      {
-        role: "user",
-        content: taskPrompt(task, thread, access.pull, earlier, config.instructions),
+  return {
+    admission: {
+      admit: async () => {
+        const granted = await access();
+        if (granted.allowed) return undefined;
+        log.warning(`refused (${granted.code}): ${granted.reply}`);
+        return granted.reply;
       },
-    ];
-    checkpoint = createCheckpoint({
-      store: options.notes.store,
-      localDir: options.notes.localDir,
-      restored: earlier,
-      place: {
-        threadKey: task.threadKey,
-        repository: `${task.repository.owner}/${task.repository.repo}`,
-        branch: prepared.branch,
-        baseBranch: base,
-        baseSha: prepared.baseSha,
+      refused: (reason) => ({ ending: { phase: "refused", reason } }),
+    },
+    request: {
+      threadKey: task.threadKey,
+      continuing:
+        task.kind === "continue"
+          ? {
+              instruction:
+                task.instruction.trim() === ""
+                  ? undefined
+                  : fence(
+                      `The request from @${task.requester.login} (${task.requester.association || "no association"})`,
+                      task.instruction,
+                    ),
+              repositoryInstructions: config.instructions,
+            }
+          : undefined,
+      gather: () => Promise.all([thread(), react(task, api, log)]),
+      brief: async () => {
+        const quoted = await thread();
+        const repositoryInstructions = config.instructions;
+        return {
+          prompt:
+            quoted === undefined
+              ? dispatchTaskPrompt({ task, repositoryInstructions })
+              : threadTaskPrompt({ task, ...quoted, pull: await pullOf(), repositoryInstructions }),
+          session: sessionSettings(config, task, log),
+        };
       },
-      start,
-      log,
-    });
-    // The session's own group holds the sandbox's start; each turn then opens one of its own.
-    groups.open("agent session: sandbox and model");
-    result = await runSession({
-      workspace: options.workspace,
-      sandbox: {
-        ...DEFAULT_SETTINGS,
-        backend: config.sandbox,
-        timeoutMs: config.commandTimeoutSeconds * 1000,
-        limits: {
-          ...DEFAULT_SETTINGS.limits,
-          diskReserveBytes: config.diskReserveMiB * 1024 * 1024,
-        },
-        protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
+    },
+    workspace: {
+      open: async () => {
+        // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
+        const base = (await pullOf())?.head.ref ?? task.repository.defaultBranch;
+        const prepared = await prepareThreadBranch({
+          workspace: options.workspace,
+          branch: threadBranch(task, config.branchPrefix),
+          base,
+          token: config.githubToken,
+        });
+        log.info(
+          `${prepared.reused ? "continuing" : "starting"} branch ${prepared.branch} from ${base} at ${prepared.startSha.slice(0, 12)}`,
+        );
+        return {
+          path: options.workspace,
+          branch: prepared.branch,
+          baseBranch: base,
+          baseSha: prepared.baseSha,
+          repository: `${task.repository.owner}/${task.repository.repo}`,
+          prepared,
+        };
       },
-      model: createModelClient({
-        apiKey: config.apiKey,
-        model: config.model,
-        baseUrl: config.baseUrl,
-      }),
-      messages: start,
-      limits: {
-        maxTurns: config.maxTurns,
-        timeBudgetMs: config.timeBudgetMinutes * 60_000,
-        costBudget: config.costBudget,
-        tokenBudget: config.tokenBudget,
+    },
+    notes: {
+      ...options.notes,
+      restore: async () => {
+        const restored = await options.notes.store.restore(task.threadKey);
+        if (restored.found) log.info(`notes: restored from ${restored.from}`);
+        else if (restored.damaged) log.warning(`notes: starting fresh: ${restored.reason}`);
+        else log.info(`notes: starting fresh (${restored.reason})`);
+        return restored.found ? restored.notes : undefined;
       },
-      window: { window: config.contextWindow },
-      deny: config.deny,
-      promptCacheKey: `pitcrew-${task.repository.owner}-${task.repository.repo}-${task.threadKey}`,
-      env: options.env,
-      signal: options.signal,
-      log,
-      onSandbox: ({ backend, probe }) =>
-        log.info(`sandbox: ${backend}${probe ? ` (${probe.bwrapPath}, ${probe.version})` : ""}`),
-      onEvent: (event) => {
-        work = progressFromEvent(work, event);
-        tally = tallyToolCall(tally, event);
-        checkpoint?.observe(event);
+    },
+    delivery: {
+      begin: () => comment.start({ ...frame, ...NO_WORK, phase: "working" }),
+      observe: (event, state) => {
         groups.observe(event);
-        comment.update({ ...frame, ...work, phase: "working" });
+        comment.update(working(state));
       },
-    });
-    work = { ...work, activity: undefined, totals: result };
-
-    groups.open("delivery: commit, push, pull request");
-    const ending = await deliver({
-      ...options,
-      secrets,
-      prepared,
-      result,
-      issueTitle: thread?.issue.title,
-      tally,
-      onPushed: (pushed, sha) => {
-        branch = pushed;
-        pushedSha = sha;
+      handOver: async (result, state, workspace) => {
+        let pushed: { branch: string; sha: string } | undefined;
+        try {
+          const ending = await deliver({
+            ...options,
+            secrets,
+            prepared: workspace.prepared,
+            result,
+            issueTitle: (await thread())?.issue.title,
+            tally: state.tally,
+            onPushed: (branch, sha) => (pushed = { branch, sha }),
+          });
+          const prNumber = "pull" in ending && ending.pull ? ending.pull.number : null;
+          return {
+            outcome: { ending, branch: pushed?.branch },
+            headSha: pushed?.sha ?? null,
+            prNumber,
+          };
+        } catch (error) {
+          // Opening the PR failed after the push: the branch holds the work, and the notes say so.
+          if (pushed === undefined) throw error;
+          const ending: Ending = { phase: "failed", error: describeError(error) };
+          return {
+            outcome: { ending, branch: pushed.branch },
+            headSha: pushed.sha,
+            prNumber: null,
+          };
+        }
       },
-    });
-    return await end(ending);
-  } catch (error) {
-    return await end({ phase: "failed", error: describeError(error) });
-  }
+      salvage: (error) =>
+        Promise.resolve({
+          outcome: { ending: { phase: "failed", error: describeError(error) } },
+          headSha: null,
+          prNumber: null,
+        }),
+      report: async ({ ending, branch }, { state, notes }) => {
+        const final = {
+          ...frame,
+          todos: state.todos,
+          totals: state.totals,
+          thread: notes?.state.cumulative,
+          ...ending,
+        };
+        await comment.finish(final);
+        await writeJobSummary({ ...final, tally: state.tally, branch }, log, withhold);
+        setOutputs({
+          conclusion: conclusionOf(ending.phase),
+          pull:
+            ending.phase === "refused" || ending.phase === "no-changes" ? undefined : ending.pull,
+          branch,
+          totals: state.totals,
+        });
+      },
+    },
+    log: {
+      info: (message) => log.info(message),
+      warning: (message) => log.warning(message),
+      phase: (phase) => (phase === undefined ? groups.close() : groups.open(LOG_PHASES[phase])),
+    },
+    env: options.env,
+    signal: options.signal,
+  };
 }
 
-/**
- * The first user message: `/agent continue` with restored notes goes on from the handoff note;
- * everything else (and a continue with nothing restored) starts from the thread itself.
- */
-function taskPrompt(
+function sessionSettings(
+  config: Config,
   task: Task,
-  thread: { issue: IssueInfo; comments: CommentInfo[] } | undefined,
-  pull: PullInfo | undefined,
-  earlier: Notes | undefined,
-  repositoryInstructions: string,
-): string {
-  if (task.kind === "continue" && earlier !== undefined) {
-    const { login, association } = task.requester;
-    return continuePrompt({
-      note: earlier.note,
-      task: threadTask(earlier.transcript),
-      instruction:
-        task.instruction.trim() === ""
-          ? undefined
-          : fence(
-              `The request from @${login} (${association || "no association"})`,
-              task.instruction,
-            ),
-      previous: {
-        summary: lastWords(earlier.transcript),
-        todos: earlier.state.todos,
-        stopReason: earlier.state.stopReason,
-      },
-      repositoryInstructions,
-    });
-  }
-  if (thread === undefined) return dispatchTaskPrompt({ task, repositoryInstructions });
-  return threadTaskPrompt({ task, ...thread, pull, repositoryInstructions });
+  log: { info(message: string): void },
+): SessionSettings {
+  return {
+    sandbox: {
+      ...DEFAULT_SETTINGS,
+      backend: config.sandbox,
+      timeoutMs: config.commandTimeoutSeconds * 1000,
+      limits: { ...DEFAULT_SETTINGS.limits, diskReserveBytes: config.diskReserveMiB * 1024 * 1024 },
+      protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
+    },
+    model: createModelClient({
+      apiKey: config.apiKey,
+      model: config.model,
+      baseUrl: config.baseUrl,
+    }),
+    limits: {
+      maxTurns: config.maxTurns,
+      timeBudgetMs: config.timeBudgetMinutes * 60_000,
+      costBudget: config.costBudget,
+      tokenBudget: config.tokenBudget,
+    },
+    window: { window: config.contextWindow },
+    deny: config.deny,
+    promptCacheKey: `pitcrew-${task.repository.owner}-${task.repository.repo}-${task.threadKey}`,
+    onSandbox: ({ backend, probe }) =>
+      log.info(`sandbox: ${backend}${probe ? ` (${probe.bwrapPath}, ${probe.version})` : ""}`),
+  };
+}
+
+/** 👀 on the comment that asked: a failure is only a warning. */
+async function react(task: Task, api: GitHubApi, log: { warning(message: string): void }) {
+  if (task.comment === undefined) return;
+  await api
+    .react(task.comment.id, "eyes")
+    .catch((error: unknown) => log.warning(`could not react: ${describeError(error)}`));
 }
 
 /** The issue (or PR) and its conversation, which the task prompt quotes; none for a dispatch. */

@@ -1,18 +1,21 @@
 /**
  * `pitcrew run`'s progress on stderr: a line per tool call and its result, a spinner while the
- * model thinks (only on a terminal; logs get plain lines).
+ * model thinks (only on a terminal; logs get plain lines). It reads the loop's events with the run's
+ * state after each; the words are present/lines.ts's.
  */
 import type { LoopEvent } from "../domain/loop.ts";
-import { describeCall } from "../present/describe.ts";
+import type { RunState } from "../domain/run-state.ts";
+import {
+  TERMINAL_COMPACTED,
+  spinnerLabel,
+  terminalCallLine,
+  terminalResultLine,
+} from "../present/lines.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-function firstLine(text: string): string {
-  return (text.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 120);
-}
-
 export function progressPrinter(stream: NodeJS.WriteStream): {
-  onEvent: (event: LoopEvent) => void;
+  onEvent: (event: LoopEvent, state: RunState) => void;
   stop: () => void;
 } {
   const tty = stream.isTTY === true;
@@ -31,33 +34,24 @@ export function progressPrinter(stream: NodeJS.WriteStream): {
     }, 100);
   };
   return {
-    onEvent: (event) => {
+    onEvent: (event, state) => {
       switch (event.type) {
         case "turn_start":
-          spin(`turn ${event.turn}: waiting for the model`);
+          spin(spinnerLabel(state.turn));
           break;
         case "assistant":
-          clearSpinner();
-          break;
-        case "tool_start":
-          stream.write(`→ ${describeCall(event.call)}\n`);
-          break;
-        case "tool_end": {
-          const seconds = (event.durationMs / 1000).toFixed(1);
-          const status = event.outcome.isError
-            ? `✗ ${firstLine(event.outcome.content)}`
-            : firstLine(event.outcome.content);
-          stream.write(`  ${status} (${seconds} s)\n`);
-          break;
-        }
         case "stop":
           clearSpinner();
           break;
+        case "tool_start":
+          stream.write(`${terminalCallLine(event.call)}\n`);
+          break;
+        case "tool_end":
+          stream.write(`${terminalResultLine(event.outcome, event.durationMs)}\n`);
+          break;
         case "compaction":
           clearSpinner();
-          stream.write(
-            "↻ the conversation was compacted into a handoff note; work continues from it\n",
-          );
+          stream.write(`${TERMINAL_COMPACTED}\n`);
           break;
         case "usage":
         case "context":

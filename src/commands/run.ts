@@ -1,32 +1,30 @@
 /**
- * `pitcrew run`: the main job on a local checkout. The agent works in a separate worktree on a new
- * branch, every command in the sandbox; at the end whatever it changed is committed on that branch
- * (also when a limit stopped it early: nothing paid for is thrown away), and the person's own
- * checkout is never touched. Each run leaves notes (handoff note, state, transcript) inside .git,
- * saved at every compaction and at the end; `--continue` picks the last run up on its own branch.
+ * `pitcrew run`: the Run (src/run/run.ts) on a local checkout, with the CLI's ends. The agent works
+ * in a separate worktree on a new branch, every command in the sandbox; at the end whatever it
+ * changed is committed on that branch (also when a limit stopped it early: nothing paid for is
+ * thrown away), and the person's own checkout is never touched. Each run leaves notes (handoff
+ * note, state, transcript) inside .git, saved at every compaction and at the end; `--continue`
+ * picks the last run up on its own branch.
  */
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
-import type { StopReason } from "../domain/loop.ts";
-import { formatTotals, stopWords } from "../present/describe.ts";
-import type { Message } from "../domain/messages.ts";
+import type { SessionResult, StopReason } from "../domain/loop.ts";
 import { createModelClient } from "../agent/model.ts";
-import { SYSTEM_PROMPT, continuePrompt, localTaskPrompt } from "../agent/prompt.ts";
-import { runSession } from "../agent/session.ts";
+import { localTaskPrompt } from "../agent/prompt.ts";
 import { DEFAULTS } from "../config/config.ts";
 import { readRepositorySetup } from "../config/repository.ts";
 import { git } from "../git/git.ts";
 import { addRunWorktree, commitAll, continueWorktree, removeRunWorktree } from "../git/worktree.ts";
 import type { RunWorktree } from "../git/worktree.ts";
+import { terminalReport } from "../present/lines.ts";
+import type { LocalDelivery } from "../present/lines.ts";
+import type { RunEnds, Workspace } from "../run/ports.ts";
+import { runTask } from "../run/run.ts";
 import { DEFAULT_SETTINGS, sandboxChoice } from "../sandbox/policy.ts";
 import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import { createLocalStore } from "../store/local.ts";
-import { createCheckpoint } from "../store/checkpoint.ts";
-import type { Checkpoint } from "../store/checkpoint.ts";
-import type { Notes } from "../domain/notes.ts";
 import type { NotesStore } from "../store/store.ts";
-import { lastWords, threadTask } from "../store/transcript.ts";
 import { STDERR_LOG } from "./log.ts";
 import { progressPrinter } from "./progress.ts";
 
@@ -129,198 +127,201 @@ async function currentBranch(top: string): Promise<string> {
   return symbolic.exitCode === 0 ? symbolic.stdout : "HEAD";
 }
 
-/** Where a run starts: a new branch and the task, or the last run's branch and its notes. */
-interface Start {
-  worktree: RunWorktree;
-  previous: Notes | undefined;
-  baseBranch: string;
-  repository: string;
-  /** The first line of the commit message. */
-  title: string;
-  /** The branch existed before this run: it stays whatever happens. */
-  branchKept: boolean;
-}
+/** The run's worktree, and whether its branch was there before this run (then it stays). */
+type LocalWorkspace = Workspace & { worktree: RunWorktree; existed: boolean; startSha: string };
 
-async function startRun(parsed: RunArgs, store: NotesStore): Promise<Start> {
-  if (!parsed.continue) {
-    const worktree = await addRunWorktree(parsed.repo);
-    return {
-      worktree,
-      previous: undefined,
-      baseBranch: await currentBranch(worktree.repo),
-      repository: `local/${basename(worktree.repo).replace(/[^\w.-]/g, "-")}`,
-      title: parsed.task.split("\n")[0]?.slice(0, 72) ?? "pitcrew run",
-      branchKept: false,
-    };
-  }
-  const restored = await store.restore(LOCAL_THREAD);
-  if (!restored.found) {
-    throw new PitcrewError(
-      "run-nothing-to-continue",
-      `Nothing to continue: ${restored.reason}. Start a run first, for example: pitcrew run --repo . "make the failing test pass"; then pitcrew run --continue picks it up where it stopped.`,
-    );
-  }
-  const previous = restored.notes;
-  const { worktree, existed } = await continueWorktree(parsed.repo, previous);
-  return {
-    worktree,
-    previous,
-    baseBranch: previous.state.baseBranch,
-    repository: previous.state.repository,
-    title: (parsed.task.split("\n")[0] ?? "").slice(0, 72) || "Carry on (pitcrew run --continue)",
-    branchKept: existed,
-  };
-}
+type LocalOutcome =
+  | { kind: "ran"; result: SessionResult; delivery: LocalDelivery }
+  | { kind: "failed"; exitCode: number };
 
 export async function runCommand(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   let parsed: RunArgs;
+  let store: NotesStore;
   try {
     parsed = parse(args, env);
   } catch (error) {
     process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
     return EXIT_USAGE;
   }
-  const log = STDERR_LOG;
-
-  let start: Start;
-  let store: NotesStore;
   try {
     store = createLocalStore(await notesRoot(parsed.repo));
-    start = await startRun(parsed, store);
   } catch (error) {
     process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
-    const nothing = error instanceof PitcrewError && error.code === "run-nothing-to-continue";
-    return nothing ? EXIT_USAGE : EXIT_FAILED;
+    return EXIT_FAILED;
   }
-  const { worktree, previous } = start;
-
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(EXIT_CANCELLED);
-    log.info("cancelling: the work so far will be committed (Ctrl-C again to quit at once)");
+    STDERR_LOG.info("cancelling: the work so far will be committed (Ctrl-C again to quit at once)");
     controller.abort();
   };
   process.on("SIGINT", onSigint);
-  const progress = progressPrinter(process.stderr);
-  let keepBranch = start.branchKept;
-  let checkpoint: Checkpoint | undefined;
   try {
-    log.info(
-      previous
-        ? `continuing the last run in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`
-        : `working in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
-    );
-    const { instructions, config } = await readRepositorySetup(worktree.repo, worktree.base);
-    const model = createModelClient({
-      apiKey: parsed.apiKey,
-      model: parsed.model,
-      baseUrl: parsed.baseUrl,
-    });
-    const prompt = previous
-      ? continuePrompt({
-          note: previous.note,
-          // The first run's prompt, which already quotes the repository's instructions.
-          task: threadTask(previous.transcript),
-          instruction: parsed.task,
-          previous: {
-            summary: lastWords(previous.transcript),
-            todos: previous.state.todos,
-            stopReason: previous.state.stopReason,
-          },
-        })
-      : localTaskPrompt({ task: parsed.task, repositoryInstructions: instructions });
-    const messages: Message[] = [
-      { role: "system", content: SYSTEM_PROMPT },
-      { role: "user", content: prompt },
-    ];
-    const notes = createCheckpoint({
-      store,
-      restored: previous,
-      place: {
-        threadKey: LOCAL_THREAD,
-        repository: start.repository,
-        branch: worktree.branch,
-        baseBranch: start.baseBranch,
-        baseSha: worktree.base,
-      },
-      start: messages,
-      log,
-    });
-    checkpoint = notes;
-    const result = await runSession({
-      workspace: worktree.path,
-      sandbox: {
-        ...DEFAULT_SETTINGS,
-        backend: parsed.sandbox,
-        protectedPaths: protectedPatterns(
-          config["protected-paths"] ?? [],
-          config["allow-protected-changes"] ?? false,
-        ),
-      },
-      model,
-      messages,
-      limits: { maxTurns: parsed.maxTurns },
-      deny: config.permissions.deny,
-      promptCacheKey: `pitcrew-run-${worktree.branch}`,
-      env,
-      signal: controller.signal,
-      onEvent: (event) => {
-        notes.observe(event);
-        progress.onEvent(event);
-      },
-      log,
-    });
-    progress.stop();
-
-    const commit = await commitAll(worktree, `${start.title}\n\n${result.summary}`.trim());
-    keepBranch ||= commit.committed;
-    await notes.finish({
-      stopReason: result.stopReason,
-      headSha: commit.sha ?? null,
-      prNumber: null,
-      messages: result.messages,
-    });
-    const out: string[] = [];
-    if (result.summary) out.push(result.summary, "");
-    out.push(`${stopWords(result.stopReason)}.`);
-    if (result.error) out.push(describeError(result.error));
-    if (commit.committed) {
-      out.push(`branch: ${worktree.branch} (commit ${commit.sha?.slice(0, 12)})`, commit.diffstat);
-    } else if (keepBranch) {
-      out.push(`branch: ${worktree.branch} (no new changes in this run)`);
-    } else {
-      out.push("No changes: the agent left the repository as it was, so no branch was kept.");
-    }
-    if (keepBranch) out.push(`Continue from here: git switch ${worktree.branch}`);
-    if (result.stopReason !== "done")
-      out.push('Or let the agent carry on: pitcrew run --continue ["what to do next"]');
-    out.push(formatTotals(result));
-    if (previous) {
-      const all = notes.current().state.cumulative;
-      out.push(`all ${all.runs} runs on this branch: ${formatTotals(all)}`);
-    }
-    process.stdout.write(`${out.join("\n")}\n`);
-    return exitCodeFor(result.stopReason);
-  } catch (error) {
-    progress.stop();
-    process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
-    const commit = await commitAll(
-      worktree,
-      `pitcrew run (interrupted): ${start.title.slice(0, 60)}`,
-    ).catch(() => null);
-    if (commit?.committed) {
-      keepBranch = true;
-      process.stderr.write(
-        `pitcrew run: the changes made so far are kept on branch ${worktree.branch}\n`,
-      );
-    }
-    await checkpoint?.finish({ stopReason: null, headSha: commit?.sha ?? null, prNumber: null });
-    return EXIT_FAILED;
+    const outcome = await runTask(localEnds(parsed, store, env, controller.signal));
+    return outcome.kind === "ran" ? exitCodeFor(outcome.result.stopReason) : outcome.exitCode;
   } finally {
     process.off("SIGINT", onSigint);
-    await removeRunWorktree(worktree, keepBranch);
   }
+}
+
+/** The CLI's ends: a worktree, the notes in .git, a commit on the run's branch, a printed account. */
+function localEnds(
+  parsed: RunArgs,
+  store: NotesStore,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): RunEnds<LocalWorkspace, LocalOutcome> {
+  const log = STDERR_LOG;
+  const printer = progressPrinter(process.stderr);
+  const firstLine = (parsed.task.split("\n")[0] ?? "").slice(0, 72);
+  /** The first line of the commit message. */
+  const title = parsed.continue
+    ? firstLine || "Carry on (pitcrew run --continue)"
+    : firstLine || "pitcrew run";
+  return {
+    request: {
+      threadKey: LOCAL_THREAD,
+      continuing: parsed.continue ? { instruction: parsed.task } : undefined,
+      brief: async (workspace) => {
+        const { worktree } = workspace;
+        const { instructions, config } = await readRepositorySetup(worktree.repo, worktree.base);
+        return {
+          prompt: localTaskPrompt({ task: parsed.task, repositoryInstructions: instructions }),
+          session: {
+            sandbox: {
+              ...DEFAULT_SETTINGS,
+              backend: parsed.sandbox,
+              protectedPaths: protectedPatterns(
+                config["protected-paths"] ?? [],
+                config["allow-protected-changes"] ?? false,
+              ),
+            },
+            model: createModelClient({
+              apiKey: parsed.apiKey,
+              model: parsed.model,
+              baseUrl: parsed.baseUrl,
+            }),
+            limits: { maxTurns: parsed.maxTurns },
+            deny: config.permissions.deny,
+            promptCacheKey: `pitcrew-run-${worktree.branch}`,
+          },
+        };
+      },
+    },
+    notes: {
+      store,
+      restore: async () => {
+        if (!parsed.continue) return undefined;
+        const restored = await store.restore(LOCAL_THREAD);
+        if (restored.found) return restored.notes;
+        throw new PitcrewError(
+          "run-nothing-to-continue",
+          `Nothing to continue: ${restored.reason}. Start a run first, for example: pitcrew run --repo . "make the failing test pass"; then pitcrew run --continue picks it up where it stopped.`,
+        );
+      },
+    },
+    workspace: {
+      open: async (earlier) => {
+        const previous = await earlier;
+        if (previous === undefined) {
+          const worktree = await addRunWorktree(parsed.repo);
+          log.info(
+            `working in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
+          );
+          return {
+            ...place(worktree),
+            baseBranch: await currentBranch(worktree.repo),
+            repository: `local/${basename(worktree.repo).replace(/[^\w.-]/g, "-")}`,
+            existed: false,
+            startSha: worktree.base,
+          };
+        }
+        const { worktree, existed } = await continueWorktree(parsed.repo, previous);
+        log.info(
+          `continuing the last run in ${worktree.path} on branch ${worktree.branch} (your checkout is not touched)`,
+        );
+        return {
+          ...place(worktree),
+          baseBranch: previous.state.baseBranch,
+          repository: previous.state.repository,
+          existed,
+          startSha: await headOf(worktree.path),
+        };
+      },
+      // The branch stays when it was there before or this run committed on it.
+      close: async ({ worktree, existed, startSha }) => {
+        const moved = await headOf(worktree.path).then(
+          (head) => head !== startSha,
+          () => true,
+        );
+        await removeRunWorktree(worktree, existed || moved);
+      },
+    },
+    delivery: {
+      observe: (event, state) => printer.onEvent(event, state),
+      handOver: async (result, _state, workspace) => {
+        printer.stop();
+        const message = `${title}\n\n${result.summary}`.trim();
+        const commit = await commitAll(workspace.worktree, message);
+        const kept = workspace.existed || commit.committed;
+        return {
+          outcome: { kind: "ran", result, delivery: { branch: workspace.branch, ...commit, kept } },
+          headSha: commit.sha ?? null,
+          prNumber: null,
+        };
+      },
+      salvage: async (error, workspace) => {
+        printer.stop();
+        process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
+        const commit =
+          workspace === undefined
+            ? null
+            : await commitAll(
+                workspace.worktree,
+                `pitcrew run (interrupted): ${title.slice(0, 60)}`,
+              ).catch(() => null);
+        if (workspace !== undefined && commit?.committed)
+          process.stderr.write(
+            `pitcrew run: the changes made so far are kept on branch ${workspace.branch}\n`,
+          );
+        const nothing = error instanceof PitcrewError && error.code === "run-nothing-to-continue";
+        return {
+          outcome: { kind: "failed", exitCode: nothing ? EXIT_USAGE : EXIT_FAILED },
+          headSha: commit?.sha ?? null,
+          prNumber: null,
+        };
+      },
+      report: (outcome, { notes }) => {
+        if (outcome.kind !== "ran") return Promise.resolve();
+        const { result, delivery } = outcome;
+        process.stdout.write(
+          terminalReport({
+            summary: result.summary,
+            stopReason: result.stopReason,
+            error: result.error,
+            delivery,
+            totals: result,
+            thread: parsed.continue ? notes?.state.cumulative : undefined,
+          }),
+        );
+        return Promise.resolve();
+      },
+    },
+    log,
+    env,
+    signal,
+  };
+}
+
+function place(
+  worktree: RunWorktree,
+): Pick<LocalWorkspace, "path" | "branch" | "baseSha" | "worktree"> {
+  return { path: worktree.path, branch: worktree.branch, baseSha: worktree.base, worktree };
+}
+
+async function headOf(path: string): Promise<string> {
+  return (await git(path, ["rev-parse", "HEAD"])).stdout;
 }

@@ -11,12 +11,13 @@ import type { Task } from "../domain/task.ts";
 import type { GitHubApi } from "./api.ts";
 import type { PullInfo } from "../domain/conversation.ts";
 import type { PreparedBranch } from "../git/branch.ts";
-import { audienceOf, defusePlain } from "./defuse.ts";
-import type { Ending, PullLink, PullOperation } from "./progress-state.ts";
+import { audienceOf, defusePlain } from "../present/defuse.ts";
+import type { Ending, PullLink, PullOperation } from "../domain/ending.ts";
+import { pullRequestText } from "../present/pull-request.ts";
 import { branchDiffstat, publish, pullRequestItems, refuseSecrets } from "../git/publish.ts";
 import { scanForSecrets } from "../git/secret-scan.ts";
-import { allToolCallsFailed, pullRequestText } from "./report.ts";
-import type { ToolTally } from "./report.ts";
+import { allToolCallsFailed } from "./report.ts";
+import type { ToolTally } from "../domain/run-state.ts";
 
 export interface DeliverOptions {
   task: Task;

@@ -3,27 +3,12 @@
  * place as the agent works and when it ends, so the people watching see the plan, the current step,
  * the cost, and at the end a truthful account (also of a stop, a failure or a refusal). The comment
  * is a view of the run, not the run: a GitHub call failing here is a warning, never a failed run.
+ * Its Markdown is present/comment.ts's.
  */
-import type { LoopEvent } from "../domain/loop.ts";
-import { STOP_CAUSES, describeCall, formatTotals } from "../present/describe.ts";
-import { acceptedTodos } from "../domain/todos.ts";
-import type { Todo } from "../domain/todos.ts";
+import type { FinalState, ProgressState } from "../domain/ending.ts";
 import { describeError } from "../errors.ts";
-import { PITCREW_COMMENT_MARKER } from "../domain/conversation.ts";
-import { audienceOf } from "./defuse.ts";
-import type { Audience } from "./defuse.ts";
+import { renderProgress } from "../present/comment.ts";
 import type { GitHubApi } from "./api.ts";
-import {
-  HEADLINES,
-  SENTENCE_LIMIT,
-  codeSpan,
-  continueSentence,
-  pullLink,
-  quotedLine,
-  quotedMarkdown,
-  requestLine,
-} from "./report.ts";
-import type { FinalState, ProgressState, Work } from "./progress-state.ts";
 
 export interface ProgressComment {
   /** Creates the comment (once). */
@@ -43,113 +28,6 @@ export interface ProgressCommentOptions {
   log: { warning(message: string): void };
   minIntervalMs?: number;
   now?: () => number;
-}
-
-export const NO_WORK: Work = { todos: [] };
-
-const TODO_LIMIT = 50;
-const TODO_CHARS = 200;
-
-// ---- From events to state ---------------------------------------------------------------------
-
-/** The work after one more loop event: the todo list the agent set, what it does now, its cost. */
-export function progressFromEvent(work: Work, event: LoopEvent): Work {
-  switch (event.type) {
-    case "turn_start":
-      return { ...work, activity: `waiting for the model (turn ${event.turn})` };
-    case "tool_start":
-      return { ...work, activity: codeSpan(describeCall(event.call)) };
-    case "tool_end": {
-      // Only a list the tool accepted is the agent's list; a refused one changed nothing.
-      const todos = acceptedTodos(event.call, event.outcome);
-      return todos === undefined ? work : { ...work, todos };
-    }
-    case "usage":
-      return {
-        ...work,
-        totals: { turns: event.turn, usage: event.totalUsage, cost: event.totalCost },
-      };
-    case "compaction":
-      return { ...work, activity: "compacting the conversation into a handoff note" };
-    case "assistant":
-    case "context":
-    case "stop":
-      return work;
-  }
-}
-
-// ---- Rendering --------------------------------------------------------------------------------
-
-function checklist(todos: readonly Todo[], audience: Audience): string {
-  const items = todos.slice(0, TODO_LIMIT).map(({ content, status }) => {
-    const text = quotedLine(content, audience, TODO_CHARS);
-    if (status === "completed") return `- [x] ${text}`;
-    if (status === "in_progress") return `- [ ] **${text}** ← in progress`;
-    return `- [ ] ${text}`;
-  });
-  if (todos.length > TODO_LIMIT) items.push(`- … and ${todos.length - TODO_LIMIT} more`);
-  return items.join("\n");
-}
-
-function summaryBlock(title: string, summary: string, audience: Audience): string | undefined {
-  return summary.trim() === "" ? undefined : `${title}\n\n${quotedMarkdown(summary, audience)}`;
-}
-
-/** The part of the comment that depends on how far the run got. */
-function phaseBlocks(state: ProgressState, audience: Audience): (string | undefined)[] {
-  switch (state.phase) {
-    case "working":
-      return [`Now: ${state.activity ?? "getting started"}`];
-    case "done":
-      return [
-        `Pull request: ${pullLink(state.pull)}`,
-        summaryBlock("**Summary**", state.summary, audience),
-      ];
-    case "stopped":
-      return [
-        `Stopped early: ${STOP_CAUSES[state.stopReason]}. ${
-          state.pull === undefined
-            ? "Nothing had been changed yet."
-            : `The work so far is in ${pullLink(state.pull)}.`
-        } ${continueSentence()}`,
-        summaryBlock("**Where it got to**", state.summary, audience),
-      ];
-    case "no-changes":
-      return [
-        "The agent finished without changing any file, so there is no pull request.",
-        summaryBlock("**Its answer, which may say why**", state.summary, audience) ??
-          "It gave no reason.",
-      ];
-    case "failed":
-      return [
-        `**Error:** ${quotedLine(state.error, audience, SENTENCE_LIMIT)}`,
-        state.pull === undefined ? undefined : `The work so far is in ${pullLink(state.pull)}.`,
-        `What to do: the [workflow run](${state.runUrl})'s log has the details. Once the cause is fixed, reply \`/agent continue\` to try again from where it stopped.`,
-      ];
-    case "refused":
-      return [quotedLine(state.reason, audience, SENTENCE_LIMIT)];
-  }
-}
-
-/** The comment's Markdown for a state; the marker comes first, so later runs know it as ours. */
-export function renderProgress(state: ProgressState): string {
-  const audience = audienceOf(state.task, state.runUrl);
-  const totals =
-    state.totals === undefined
-      ? undefined
-      : `${formatTotals(state.totals)}${state.phase === "working" ? " (so far)" : ""}`;
-  const blocks = [
-    PITCREW_COMMENT_MARKER,
-    `### ${HEADLINES[state.phase]}`,
-    `${requestLine(state.task, audience)}.`,
-    ...phaseBlocks(state, audience),
-    state.todos.length === 0 ? undefined : checklist(state.todos, audience),
-    [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
-    state.thread === undefined || state.thread.runs < 2
-      ? undefined
-      : `All ${state.thread.runs} runs on this thread: ${formatTotals(state.thread)}`,
-  ];
-  return blocks.filter((block) => block !== undefined).join("\n\n");
 }
 
 // ---- The comment on GitHub --------------------------------------------------------------------

@@ -2,22 +2,22 @@
  * Durable execution for one run: the thread's notes kept current while the agent works. After
  * every turn the notes are written to a local folder (cheap, and what the action's `post:` step
  * uploads when the main step could not); after every compaction and at the end they are saved to
- * the store (the artifact). Saves never fail the run: a failed save is a warning.
+ * the store (the artifact). What the notes say of this run (todos, totals, the handoff note) is
+ * read from the run's state (domain/run-state.ts); only the history is kept here, from the events.
+ * Saves never fail the run: a failed save is a warning.
  */
 import { rmSync, renameSync } from "node:fs";
 import type { LoopEvent, StopReason } from "../domain/loop.ts";
 import { ZERO_USAGE } from "../domain/usage.ts";
 import type { Message } from "../domain/messages.ts";
-import type { Usage } from "../domain/usage.ts";
-import { acceptedTodos } from "../domain/todos.ts";
-import type { Todo } from "../domain/todos.ts";
+import { RUN_START } from "../domain/run-state.ts";
+import type { RunState } from "../domain/run-state.ts";
 import { describeError } from "../errors.ts";
 import { nextState, writeNotesFolder } from "./notes.ts";
 import type { RunFacts } from "./notes.ts";
 import type { Notes } from "../domain/notes.ts";
 import type { NotesStore } from "./store.ts";
 import { messagesFromEvents, transcriptLines } from "./transcript.ts";
-import type { TurnUsage } from "./transcript.ts";
 
 /** The thread's facts that do not change while the run goes on. */
 export type RunPlace = Pick<
@@ -39,8 +39,11 @@ export interface CheckpointOptions {
 }
 
 export interface Checkpoint {
-  /** Feed every loop event: turns are written locally, compactions saved to the store. */
-  observe(event: LoopEvent): void;
+  /**
+   * Feed every loop event with the run's state after it: turns are written locally, compactions
+   * saved to the store.
+   */
+  observe(event: LoopEvent, state: RunState): void;
   /**
    * The final save of the run, resolving to whether the store took it; `messages` is the loop's
    * whole history when the loop returned. Null head and PR keep what is known.
@@ -58,32 +61,27 @@ export interface Checkpoint {
 export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   const { restored, place, log } = options;
   const events: LoopEvent[] = [];
-  const usage: TurnUsage[] = [];
-  let totals: { turns: number; usage: Usage; cost: number } = {
-    turns: 0,
-    usage: ZERO_USAGE,
-    cost: 0,
-  };
-  let note = restored?.note ?? "";
-  let todos: Todo[] = restored?.state.todos ?? [];
+  let run: RunState = RUN_START;
   let headSha = restored?.state.headSha ?? null;
   let prNumber = restored?.state.prNumber ?? null;
   /** Store saves run one after another; the newest notes are always the ones saved last. */
   let saving: Promise<boolean> = Promise.resolve(true);
-  const run = (restored?.state.attempts ?? 0) + 1;
+  const attempt = (restored?.state.attempts ?? 0) + 1;
 
   const build = (stopReason: StopReason | null, messages?: readonly Message[]): Notes => {
     const state = nextState(restored?.state, {
       ...place,
       headSha,
       prNumber,
-      ...totals,
-      todos,
+      ...(run.totals ?? { turns: 0, usage: ZERO_USAGE, cost: 0 }),
+      // A run that set no list leaves the one it restored.
+      todos: [...(run.todos ?? restored?.state.todos ?? [])],
       stopReason,
     });
     const history = messages ?? messagesFromEvents(options.start, events);
-    const transcript = (restored?.transcript ?? "") + transcriptLines(run, history, usage);
-    return { note, state, transcript };
+    const transcript =
+      (restored?.transcript ?? "") + transcriptLines(attempt, history, run.perTurn);
+    return { note: run.note ?? restored?.note ?? "", state, transcript };
   };
 
   /** Written beside and renamed over, so the post step never reads half a folder. */
@@ -116,18 +114,11 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   };
 
   return {
-    observe(event) {
+    observe(event, state) {
       events.push(event);
-      if (event.type === "tool_end") todos = acceptedTodos(event.call, event.outcome) ?? todos;
-      if (event.type === "usage") {
-        usage.push({ turn: event.turn, usage: event.usage, cost: event.cost });
-        totals = { turns: event.turn, usage: event.totalUsage, cost: event.totalCost };
-        writeLocal(build(null));
-      }
-      if (event.type === "compaction") {
-        note = event.compaction.note;
-        void save(build(null));
-      }
+      run = state;
+      if (event.type === "usage") writeLocal(build(null));
+      if (event.type === "compaction") void save(build(null));
     },
     async finish(end) {
       headSha = end.headSha ?? headSha;

@@ -5,7 +5,7 @@
  */
 import type { LoopEvent } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
-import type { Usage } from "../domain/usage.ts";
+import type { TurnUsage } from "../domain/run-state.ts";
 import type { TranscriptEntry } from "../domain/notes.ts";
 
 /** The first line of a cut transcript: JSON like the rest, so the file stays JSONL. */
@@ -52,13 +52,6 @@ export function capTranscript(text: string, limit: number): string {
   }
   const kept = entries.slice(from);
   return droppedLine(earlier + from) + kept.map((line) => `${line}\n`).join("");
-}
-
-/** What a turn cost: the loop's `usage` events carry this (and more, which is not kept). */
-export interface TurnUsage {
-  turn: number;
-  usage: Usage;
-  cost: number;
 }
 
 /**

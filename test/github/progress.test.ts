@@ -10,17 +10,15 @@ import type { TestContext } from "node:test";
 import type { LoopEvent } from "../../src/domain/loop.ts";
 import { createModelClient } from "../../src/agent/model.ts";
 import { runSession } from "../../src/agent/session.ts";
+import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
 import type { Todo } from "../../src/domain/todos.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
-import {
-  NO_WORK,
-  createProgressComment,
-  progressFromEvent,
-  renderProgress,
-} from "../../src/github/progress.ts";
-import type { FinalState, ProgressState } from "../../src/github/progress-state.ts";
-import { SUMMARY_LIMIT } from "../../src/github/report.ts";
+import { NO_WORK } from "../../src/domain/ending.ts";
+import type { FinalState, ProgressState } from "../../src/domain/ending.ts";
+import { createProgressComment } from "../../src/github/progress.ts";
+import { activityLine, renderProgress } from "../../src/present/comment.ts";
+import { SUMMARY_LIMIT } from "../../src/present/text.ts";
 import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
@@ -60,7 +58,11 @@ const PULL = {
 } as const;
 const BASE = { task: TASK, runUrl: RUN_URL, todos: TODOS, totals: TOTALS };
 
-const WORKING: ProgressState = { ...BASE, phase: "working", activity: "`bash npm test`" };
+const WORKING: ProgressState = {
+  ...BASE,
+  phase: "working",
+  activity: { kind: "tool", call: { id: "c0", name: "bash", arguments: '{"command":"npm test"}' } },
+};
 const DONE: FinalState = {
   ...BASE,
   phase: "done",
@@ -227,14 +229,14 @@ describe("renderProgress", () => {
   });
 });
 
-describe("progressFromEvent", () => {
+describe("the run's state in the comment", () => {
   test("a call with backticks shows as code that holds them", () => {
-    const work = progressFromEvent(NO_WORK, {
+    const state = foldEvent(RUN_START, {
       type: "tool_start",
       turn: 2,
       call: { id: "c1", name: "bash", arguments: JSON.stringify({ command: "echo `date`" }) },
     });
-    assert.equal(work.activity, "`` bash echo `date` ``");
+    assert.equal(activityLine(state.activity), "`` bash echo `date` ``");
   });
 
   test(
@@ -260,7 +262,7 @@ describe("progressFromEvent", () => {
         rmSync(fixture.root, { recursive: true, force: true });
       });
       const seen: { event: LoopEvent; body: string }[] = [];
-      let work = NO_WORK;
+      let work = RUN_START;
       const result = await runSession({
         workspace: fixture.repo,
         sandbox: { ...DEFAULT_SETTINGS, backend: "bwrap", homeReadOnly: [], timeoutMs: 20_000 },
@@ -273,14 +275,14 @@ describe("progressFromEvent", () => {
         promptCacheKey: "pitcrew-progress-test",
         env: { HOME: fixture.home, PATH: process.env.PATH },
         onEvent: (event) => {
-          work = progressFromEvent(work, event);
+          work = foldEvent(work, event);
           seen.push({ event, body: renderProgress({ ...BASE, ...work, phase: "working" }) });
         },
       });
       assert.equal(result.stopReason, "done");
       assert.deepEqual(work.todos, TODOS);
       assert.deepEqual(work.totals, { turns: 3, usage: result.usage, cost: result.cost });
-      assert.equal(work.activity, "waiting for the model (turn 3)");
+      assert.equal(activityLine(work.activity), "waiting for the model (turn 3)");
       const atBash = seen.find(
         ({ event }) => event.type === "tool_start" && event.call.name === "bash",
       );
@@ -341,8 +343,9 @@ function clock(t: TestContext): { now: () => number; advance: (ms: number) => Pr
   };
 }
 
-function working(activity: string): ProgressState {
-  return { ...WORKING, activity };
+function working(step: string): ProgressState {
+  const call = { id: step, name: "bash", arguments: JSON.stringify({ command: `echo ${step}` }) };
+  return { ...WORKING, activity: { kind: "tool", call } };
 }
 
 function recordingLog(): { warnings: string[]; warning(message: string): void } {

@@ -13,18 +13,14 @@ import { createModelClient } from "../../src/agent/model.ts";
 import { runSession } from "../../src/agent/session.ts";
 import { PitcrewError, describeError } from "../../src/errors.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
-import { audienceOf } from "../../src/github/defuse.ts";
-import type { FinalState } from "../../src/github/progress-state.ts";
-import {
-  allToolCallsFailed,
-  codeBlock,
-  pullRequestText,
-  quotedMarkdown,
-  setOutputs,
-  tallyToolCall,
-  writeJobSummary,
-} from "../../src/github/report.ts";
-import type { PullRequestFacts, ToolTally } from "../../src/github/report.ts";
+import { audienceOf } from "../../src/present/defuse.ts";
+import type { FinalState } from "../../src/domain/ending.ts";
+import { allToolCallsFailed, setOutputs, writeJobSummary } from "../../src/github/report.ts";
+import { pullRequestText } from "../../src/present/pull-request.ts";
+import type { PullRequestFacts } from "../../src/present/pull-request.ts";
+import { codeBlock, quotedMarkdown } from "../../src/present/text.ts";
+import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
+import type { ToolTally } from "../../src/domain/run-state.ts";
 import type { Task } from "../../src/domain/task.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
@@ -237,7 +233,7 @@ describe("tool tally", () => {
         env: { HOME: fixture.home, PATH: process.env.PATH },
         onEvent: (event) => events.push(event),
       });
-      const tally = events.reduce(tallyToolCall, [] as ToolTally);
+      const { tally } = events.reduce(foldEvent, RUN_START);
       assert.deepEqual(
         tally.map(({ name, calls, failures }) => ({ name, calls, failures })),
         [

@@ -13,8 +13,9 @@ import type { LoopEvent } from "../../src/domain/loop.ts";
 import type { Message } from "../../src/domain/messages.ts";
 import type { Usage } from "../../src/domain/usage.ts";
 import { PitcrewError } from "../../src/errors.ts";
+import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
 import { createCheckpoint } from "../../src/store/checkpoint.ts";
-import type { RunPlace } from "../../src/store/checkpoint.ts";
+import type { Checkpoint, RunPlace } from "../../src/store/checkpoint.ts";
 import { createLocalStore } from "../../src/store/local.ts";
 import { readNotesFolder } from "../../src/store/notes.ts";
 import type { Notes } from "../../src/domain/notes.ts";
@@ -66,6 +67,15 @@ function turn(n: number): LoopEvent[] {
   ];
 }
 
+/** Feeds the checkpoint as the Run does: each event with the run's state after it. */
+function feeder(checkpoint: Checkpoint): (event: LoopEvent) => void {
+  let state = RUN_START;
+  return (event) => {
+    state = foldEvent(state, event);
+    checkpoint.observe(event, state);
+  };
+}
+
 function recordingLog(): { warnings: string[]; warning(message: string): void } {
   const warnings: string[] = [];
   return { warnings, warning: (message) => void warnings.push(message) };
@@ -84,27 +94,32 @@ describe("createCheckpoint", () => {
       start: START,
       log: recordingLog(),
     });
+    const feed = feeder(checkpoint);
     const todoCall = {
       id: "call-todo",
       name: "todo_write",
       arguments: JSON.stringify({ todos: [{ content: "Fix add()", status: "in_progress" }] }),
     };
-    checkpoint.observe({
+    feed({
       type: "tool_end",
       turn: 1,
       call: todoCall,
-      outcome: { content: "1 item", isError: false },
+      outcome: {
+        content: "1 item",
+        isError: false,
+        details: { todos: [{ content: "Fix add()", status: "in_progress" }] },
+      },
       durationMs: 1,
     });
-    for (const event of turn(1)) checkpoint.observe(event);
+    for (const event of turn(1)) feed(event);
     const local = readNotesFolder(localDir);
     assert.equal(local.state.cumulative.turns, 1);
     assert.equal(local.state.stopReason, null, "a checkpoint, not an ending");
     assert.deepEqual(local.state.todos, [{ content: "Fix add()", status: "in_progress" }]);
     assert.equal((await store.restore("issue-1")).found, false, "turns are not uploaded");
 
-    for (const event of turn(2)) checkpoint.observe(event);
-    checkpoint.observe({
+    for (const event of turn(2)) feed(event);
+    feed({
       type: "compaction",
       turn: 2,
       compaction: { note: "## Goal\nfix", from: 3 },
@@ -129,7 +144,8 @@ describe("createCheckpoint", () => {
       start: START,
       log: recordingLog(),
     });
-    for (const event of turn(1)) first.observe(event);
+    const feedFirst = feeder(first);
+    for (const event of turn(1)) feedFirst(event);
     await first.finish({ stopReason: "max_turns", headSha: null, prNumber: null });
     const restored = await store.restore("issue-1");
     assert.ok(restored.found);
@@ -142,7 +158,8 @@ describe("createCheckpoint", () => {
       start: [START[0] as Message, { role: "user", content: "carry on" }],
       log: recordingLog(),
     });
-    for (const event of turn(1)) second.observe(event);
+    const feedSecond = feeder(second);
+    for (const event of turn(1)) feedSecond(event);
     assert.equal(second.current().state.cumulative.runs, 2, "a checkpoint counts the run once");
     await second.finish({ stopReason: "done", headSha: null, prNumber: null });
     const both = await store.restore("issue-1");
@@ -169,7 +186,8 @@ describe("createCheckpoint", () => {
       start: START,
       log,
     });
-    for (const event of turn(1)) checkpoint.observe(event);
+    const feed = feeder(checkpoint);
+    for (const event of turn(1)) feed(event);
     const saved = await checkpoint.finish({
       stopReason: "cancelled",
       headSha: null,

@@ -4,6 +4,7 @@
  * written back through the sandbox. Files that are not UTF-8 text are refused rather than
  * re-encoded, so every byte the edit does not touch stays as it was.
  */
+import { relative } from "node:path";
 import { z } from "zod";
 import { plural } from "./format.ts";
 import { protectedRefusal, readBytes, targetPath, writeBytes } from "./files.ts";
@@ -202,6 +203,7 @@ export const editTool = defineTool({
     return {
       content: `Replaced ${plural(edited.count, "occurrence")} in ${args.path}; the new text starts at ${where}${crlf}.`,
       isError: false,
+      details: { written: relative(context.workspace, path.absolute) },
     };
   },
 });

@@ -62,6 +62,6 @@ export const todoWriteTool = defineTool({
     }
     const todos: Todo[] = args.todos.map(({ content, status }) => ({ content, status }));
     context.todos.set(todos);
-    return Promise.resolve({ content: formatTodos(todos), isError: false });
+    return Promise.resolve({ content: formatTodos(todos), isError: false, details: { todos } });
   },
 });

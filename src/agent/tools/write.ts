@@ -3,6 +3,7 @@
  * above it. The write happens inside the sandbox, so its walls (read-only outside the checkout,
  * `.git` and the protected paths read-only) hold for this tool as for bash.
  */
+import { relative } from "node:path";
 import { z } from "zod";
 import { isInside } from "../../sandbox/policy.ts";
 import { plural } from "./format.ts";
@@ -44,6 +45,7 @@ export const writeTool = defineTool({
     return {
       content: `${existed ? "Overwrote" : "Created"} ${args.path}: ${plural(bytes, "byte")} written.`,
       isError: false,
+      details: { written: relative(context.workspace, path.absolute) },
     };
   },
 });

@@ -145,6 +145,7 @@ describe("the edit tool in the sandbox", needsBwrap(), () => {
     assert.deepEqual(outcome, {
       content: "Replaced 1 occurrence in app.py; the new text starts at line 5.",
       isError: false,
+      details: { written: "app.py" },
     });
     assert.equal(
       readFileSync(file("app.py"), "utf8"),
@@ -177,6 +178,7 @@ describe("the edit tool in the sandbox", needsBwrap(), () => {
     assert.deepEqual(outcome, {
       content: "Replaced 3 occurrences in all.txt; the new text starts at lines 1, 3 and 4.",
       isError: false,
+      details: { written: "all.txt" },
     });
     assert.equal(readFileSync(file("all.txt"), "utf8"), "cow\ndog\ncow\ncow\n");
   });

@@ -37,6 +37,7 @@ describe("todo_write", () => {
         "- [ ] Run the tests",
       ].join("\n"),
       isError: false,
+      details: { todos },
     });
   });
 
@@ -57,7 +58,11 @@ describe("todo_write", () => {
     const list: Todo[] = [{ content: "x", status: "completed" }];
     const outcome = await call(list, { todos: [] });
     assert.deepEqual(list, []);
-    assert.deepEqual(outcome, { content: "The todo list is empty.", isError: false });
+    assert.deepEqual(outcome, {
+      content: "The todo list is empty.",
+      isError: false,
+      details: { todos: [] },
+    });
   });
 
   test("the schema refuses unknown statuses, empty steps and extra fields", () => {

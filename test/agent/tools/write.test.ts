@@ -31,6 +31,7 @@ describe("the write tool in the sandbox", needsBwrap(), () => {
     assert.deepEqual(outcome, {
       content: "Created src/deep/new.ts: 11 bytes written.",
       isError: false,
+      details: { written: "src/deep/new.ts" },
     });
     assert.equal(readFileSync(join(h.workspace, "src/deep/new.ts"), "utf8"), "export {};\n");
   });
@@ -38,7 +39,11 @@ describe("the write tool in the sandbox", needsBwrap(), () => {
   test("overwrites an existing file and says so", async () => {
     writeFileSync(join(h.workspace, "old.txt"), "a much longer previous content\n");
     const outcome = await h.call(writeTool, { path: "old.txt", content: "short" });
-    assert.deepEqual(outcome, { content: "Overwrote old.txt: 5 bytes written.", isError: false });
+    assert.deepEqual(outcome, {
+      content: "Overwrote old.txt: 5 bytes written.",
+      isError: false,
+      details: { written: "old.txt" },
+    });
     assert.equal(readFileSync(join(h.workspace, "old.txt"), "utf8"), "short");
   });
 

@@ -11,8 +11,8 @@ import {
   defuseMarkdown,
   defusePlain,
   onOwnHost,
-} from "../../src/github/defuse.ts";
-import type { Audience } from "../../src/github/defuse.ts";
+} from "../../src/present/defuse.ts";
+import type { Audience } from "../../src/present/defuse.ts";
 
 const ISSUE_7: Audience = { host: "github.com", owner: "acme", repo: "app", issue: 7 };
 const GHES: Audience = { host: "git.corp.example", owner: "acme", repo: "app", issue: 7 };
