@@ -46,17 +46,14 @@ describe("ContextManager", () => {
 
   test("over the threshold with no clearing left: the handoff note replaces the old history", async () => {
     const sent: Message[][] = [];
-    const manager = new ContextManager({
-      estimate,
-      settings: { window: 4200 },
-      compactor: (messages) => {
-        sent.push(messages);
-        return Promise.resolve("## Goal\nfix the test\n## Next\nrun npm test");
-      },
-    });
+    const manager = new ContextManager({ estimate, settings: { window: 4200 } });
+    const compactor = (messages: Message[]): Promise<string> => {
+      sent.push(messages);
+      return Promise.resolve("## Goal\nfix the test\n## Next\nrun npm test");
+    };
     // The newest result alone passes the threshold: stubs and clearing cannot help.
     const history: Message[] = [...HEAD, ...round(1, 200), ...round(2, 14_400)];
-    const prepared = await manager.prepare(history);
+    const prepared = await manager.prepare(history, { compactor });
     assert.ok(prepared.fired.includes("compact"), prepared.fired.join());
     assert.equal(manager.compactions, 1);
     assert.equal(sent.length, 1);
@@ -76,13 +73,9 @@ describe("ContextManager", () => {
   });
 
   test("compact() on demand (a too-long rejection), then dropOldest halves the view", async () => {
-    const manager = new ContextManager({
-      estimate,
-      settings: { window: 10_000 },
-      compactor: () => Promise.resolve("note"),
-    });
+    const manager = new ContextManager({ estimate, settings: { window: 10_000 } });
     const history = [...HEAD, ...Array.from({ length: 20 }, (_, n) => round(n + 1, 2000)).flat()];
-    await manager.compact(history);
+    await manager.compact(history, () => Promise.resolve("note"));
     assert.ok(manager.compaction !== null && manager.compaction.from > HEAD.length);
     const before = await manager.prepare(history);
     manager.dropOldest(history);

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import type { Message } from "../../src/domain/messages.ts";
-import { contextCommand } from "../../src/commands/context.ts";
+import { contextCommand, loadSession } from "../../src/commands/context.ts";
 import { PitcrewError } from "../../src/errors.ts";
 import { toolDefinitions } from "../../src/agent/tools/index.ts";
-import { loadSession, parseSession } from "../../src/context/replay/load.ts";
-import type { RecordedSession } from "../../src/context/replay/load.ts";
+import { parseSession } from "../../src/context/replay/parse.ts";
+import type { RecordedSession } from "../../src/context/replay/parse.ts";
 import {
   STAND_IN_SUMMARY,
   STAND_IN_SUMMARY_TOKENS,

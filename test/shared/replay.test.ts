@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { toolDefinitions } from "../../src/agent/tools/index.ts";
-import { loadSession } from "../../src/context/replay/load.ts";
+import { loadSession } from "../../src/commands/context.ts";
 import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../../src/context/replay/policy.ts";
 import { DEFAULT_WINDOW, replaySessions } from "../../src/context/replay/replay.ts";
