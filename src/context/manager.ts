@@ -10,7 +10,7 @@
 import type { Compaction } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
 import { HANDOFF_REQUEST, keepFrom, noteMessage, systemMessages } from "./compact.ts";
-import { EMPTY_VIEW_STATE, buildView } from "./view.ts";
+import { EMPTY_VIEW_STATE, buildView, renderView } from "./view.ts";
 import type { Layer, ViewState } from "./view.ts";
 import type { TokenLedger } from "./tokens.ts";
 
@@ -116,15 +116,15 @@ export class ContextManager {
     const { window, compactAt, hardLimit } = this.settings;
     const tail = options.reminder ? [options.reminder] : [];
     // The view's layers work on per-message estimates; scale their budgets by how far the
-    // anchored measure of the current request lies above the plain sum.
-    const plain = buildView(this.#base(history), this.#state, {
-      budget: Infinity,
-      estimate: this.#estimate,
-    });
+    // measure of the request lies above the plain sum. Measured as the sticky state sends the
+    // history, before this request's new stubs: that is the last request plus what was appended
+    // since, which the ledger anchors on the reported usage (a stub below the anchor would send
+    // it back to estimating every message), and new stubs only make the request smaller.
+    const current = renderView(this.#base(history), this.#state);
     const reserved = this.#total(tail);
     const scale = Math.max(
       1,
-      this.#measure(plain.messages, tail) / Math.max(1, this.#total(plain.messages) + reserved),
+      this.#measure(current, tail) / Math.max(1, this.#total(current) + reserved),
     );
     const soft = buildView(this.#base(history), this.#state, {
       budget: (window * compactAt) / scale - reserved,
