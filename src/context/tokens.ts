@@ -369,7 +369,9 @@ export class TokenLedger {
   readonly margin: number;
   readonly fixedTokens: number;
   readonly #estimate: (message: Message) => number;
+  /** The messages the next request builds on, and their tokens: the report less the tail's share. */
   #anchor: { messages: readonly Message[]; promptTokens: number } | null = null;
+  #reported: number | null = null;
   #ratio = 1;
   #drift = 0;
 
@@ -392,7 +394,7 @@ export class TokenLedger {
 
   /** The prompt tokens reported for the last request, or null before the first. */
   get reported(): number | null {
-    return this.#anchor?.promptTokens ?? null;
+    return this.#reported;
   }
 
   /**
@@ -431,6 +433,7 @@ export class TokenLedger {
     this.#ratio = Math.max(1, promptTokens / estimate);
     const kept = Math.max(0, promptTokens - Math.floor(this.#ratio * fresh));
     this.#anchor = { messages: [...sent], promptTokens: kept };
+    this.#reported = promptTokens;
   }
 
   #sum(messages: readonly Message[], from: number): number {

@@ -88,6 +88,38 @@ describe("ContextManager", () => {
   });
 });
 
+describe("the reminder in the budget", () => {
+  test("a history just under the threshold plus the reminder crosses it: the layers fire, the reminder stays last", async () => {
+    // Results under 600 characters: nothing to stub, and clearing them would gain too little.
+    const history = [...HEAD, ...Array.from({ length: 10 }, (_, n) => round(n + 1, 400)).flat()];
+    const total = history.reduce((sum, message) => sum + estimate(message), 0);
+    const window = Math.ceil((total + 5) / 0.85);
+    const alone = await new ContextManager({ estimate, settings: { window } }).prepare(history, {
+      compactor: () => Promise.reject(new Error("no compaction without the reminder")),
+    });
+    assert.deepEqual(alone.fired, [], "the history alone fits under the threshold");
+    assert.equal(alone.tokens, total);
+
+    const reminder: Message = { role: "user", content: "<reminder>\ntime: now\n</reminder>" };
+    const manager = new ContextManager({ estimate, settings: { window } });
+    const notes: Message[][] = [];
+    const compactor = (messages: Message[]): Promise<string> => {
+      notes.push(messages);
+      return Promise.resolve("## Goal\nthe note");
+    };
+    const prepared = await manager.prepare(history, { reminder, compactor });
+    // Nothing to stub or clear: the handoff note is the layer that fires.
+    assert.deepEqual(prepared.fired, ["compact"]);
+    assert.equal(notes.length, 1);
+    assert.equal(prepared.messages.at(-1), reminder);
+    assert.ok(prepared.tokens <= window * 0.95, `${prepared.tokens} tokens, reminder included`);
+    assert.equal(
+      prepared.tokens,
+      prepared.messages.reduce((sum, message) => sum + estimate(message), 0),
+    );
+  });
+});
+
 describe("keepFrom", () => {
   test("starts at a round boundary and keeps at least the newest round", () => {
     const history = [...HEAD, ...round(1, 400), ...round(2, 400), ...round(3, 400)];
