@@ -1,7 +1,8 @@
 /**
  * The agent loop: request → tool calls → results → repeat, until the model answers without tool
  * calls (its summary) or a limit stops it. It knows nothing of GitHub: it emits events, and it
- * returns the history, the usage and a stop reason as values. Every tool call the model makes gets
+ * returns the history, the usage and a stop reason as values. What each request sends is the
+ * context policy's business (context/policy.ts): the loop is handed one and asks it. Every tool call the model makes gets
  * exactly one tool message, whatever happens; a malformed call gets an error result naming the
  * problem, never a crash.
  */
@@ -14,9 +15,7 @@ import type { Usage } from "../domain/usage.ts";
 import type { ModelRequest, ModelResponse } from "./model.ts";
 import type { AnyTool, ToolContext } from "./tools/tool.ts";
 import { runToolCall } from "./dispatch.ts";
-import { ContextManager } from "../context/manager.ts";
-import type { ContextSettings } from "../context/manager.ts";
-import { TokenLedger, estimateMessage, estimateText } from "../context/tokens.ts";
+import type { ContextPolicy } from "../context/policy.ts";
 
 /** The model as the loop needs it (model.ts provides the real one). */
 export interface ModelPort {
@@ -46,10 +45,8 @@ export interface LoopOptions {
   signal?: AbortSignal;
   onEvent?: (event: LoopEvent) => void;
   now?: () => number;
-  /** The context window and thresholds (defaults: 128k tokens, compact at 85%). */
-  window?: Partial<ContextSettings>;
-  /** The volatile facts appended to each request and never stored (late injection). */
-  reminder?: () => Promise<Message | null>;
+  /** What each request sends: the view of the history, the reminder last (session.ts builds it). */
+  policy: ContextPolicy;
 }
 
 function limitReached(
@@ -85,36 +82,28 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       promptCacheKey: options.promptCacheKey,
       signal: options.signal,
     });
-  let compactionTurn = 0;
-  const context = new ContextManager({
-    settings: options.window,
-    estimate: estimateMessage,
-    ledger: new TokenLedger({ fixedTokens: estimateText(JSON.stringify(options.definitions)) }),
-    compactor: async (messages) => {
-      const response = await request(messages);
-      account(response);
-      return response.content;
-    },
-    onCompaction: (compaction) => emit({ type: "compaction", turn: compactionTurn, compaction }),
-  });
+  /** The handoff note's model call: counted like any other request. */
+  const summarize = async (messages: Message[]): Promise<string> => {
+    const response = await request(messages);
+    account(response);
+    return response.content;
+  };
 
   /**
-   * One model request over the view of the history. A too-long rejection is answered by
+   * One model request over the policy's view of the history. A too-long rejection is answered by
    * compacting and retrying once, then by dropping the oldest rounds and retrying; a third
    * rejection is the named failure.
    */
   const requestWithContext = async (turn: number): Promise<ModelResponse> => {
-    compactionTurn = turn;
+    const { policy } = options;
     for (let attempt = 0; ; attempt++) {
-      const prepared = await context.prepare(messages);
-      if (prepared.fired.length > 0)
-        emit({ type: "context", turn, fired: prepared.fired, tokens: prepared.tokens });
-      const reminder = options.reminder ? await options.reminder() : null;
+      const view = await policy.view(messages, summarize);
+      if (view.compaction) emit({ type: "compaction", turn, compaction: view.compaction });
+      if (view.fired.length > 0)
+        emit({ type: "context", turn, fired: view.fired, tokens: view.tokens });
       try {
-        const response = await request(
-          reminder ? [...prepared.messages, reminder] : prepared.messages,
-        );
-        context.record(response.usage.promptTokens);
+        const response = await request(view.messages);
+        policy.record(response.usage);
         return response;
       } catch (error) {
         if (
@@ -123,8 +112,10 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
           attempt >= 2
         )
           throw error;
-        if (attempt === 0) await context.compact(messages);
-        else context.dropOldest(messages);
+        if (attempt === 0) {
+          const compaction = await policy.compact(messages, summarize);
+          emit({ type: "compaction", turn, compaction });
+        } else policy.dropOldest(messages);
       }
     }
   };

@@ -1,28 +1,24 @@
 /**
  * One agent session over a workspace: brings up the sandbox (failing closed) and the permission
- * rules, runs the loop with the tools, and takes the sandbox down again whatever happened. Shared
- * by `pitcrew run` and the action; neither git nor GitHub is touched here.
+ * rules, builds the context policy (the layers, the token ledger, and the reminder over facts
+ * read from the workspace), runs the loop with the tools and that policy, and takes the sandbox
+ * down again whatever happened. Shared by `pitcrew run` and the action; it commits nothing and
+ * never talks to GitHub.
  */
 import type { SandboxSettings } from "../sandbox/policy.ts";
 import { createSandbox } from "../sandbox/sandbox.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { ContextSettings } from "../context/manager.ts";
-import {
-  changedSince,
-  nestedRepositories,
-  reminderMessage,
-  workspaceSnapshot,
-} from "../context/reminder.ts";
-import type { Snapshot } from "../context/reminder.ts";
+import { layeredPolicy } from "../context/policy.ts";
+import { estimateText } from "../context/tokens.ts";
 import { runLoop } from "./loop.ts";
 import type { Limits, ModelPort } from "./loop.ts";
 import type { LoopEvent, SessionResult } from "../domain/loop.ts";
-import { relative, resolve } from "node:path";
-import { callArguments } from "../domain/messages.ts";
 import type { Message } from "../domain/messages.ts";
 import { createPermissionChecker } from "./permissions.ts";
 import { TOOLS, toolDefinitions } from "./tools/index.ts";
 import type { Todo } from "../domain/todos.ts";
+import { workspaceFacts } from "./workspace-facts.ts";
 
 export interface SessionOptions {
   workspace: string;
@@ -59,11 +55,17 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       deny: options.deny ?? [],
     });
     let todos: Todo[] = [];
-    const reminder = lateInjection(sandbox, () => todos);
+    const facts = workspaceFacts(sandbox, () => todos);
+    const definitions = toolDefinitions();
+    const policy = layeredPolicy({
+      settings: options.window,
+      fixedTokens: estimateText(JSON.stringify(definitions)),
+      reminder: () => facts.next(),
+    });
     const result = await runLoop({
       model: options.model,
       tools: TOOLS,
-      definitions: toolDefinitions(),
+      definitions,
       context: {
         sandbox,
         gate,
@@ -77,49 +79,13 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       signal: options.signal,
       now: options.now,
       onEvent: (event) => {
-        reminder.observe(event);
+        facts.observe(event);
         options.onEvent?.(event);
       },
-      reminder: reminder.next,
-      window: options.window,
+      policy,
     });
     return { ...result, todos };
   } finally {
     sandbox.dispose();
   }
-}
-
-/**
- * The reminder of each request: git state read inside the sandbox and compared with the previous
- * turn's, leaving out the files the agent itself wrote or edited in between.
- */
-function lateInjection(
-  sandbox: Sandbox,
-  todos: () => Todo[],
-): { next: () => Promise<Message>; observe: (event: LoopEvent) => void } {
-  let previous: Snapshot | null = null;
-  const written = new Set<string>();
-  return {
-    observe(event) {
-      if (event.type !== "tool_end" || event.outcome.isError) return;
-      if (event.call.name !== "write" && event.call.name !== "edit") return;
-      const path = callArguments(event.call)?.path;
-      if (typeof path === "string") {
-        written.add(relative(sandbox.policy.workspace, resolve(sandbox.policy.workspace, path)));
-      }
-    },
-    async next() {
-      const { branch, snapshot } = await workspaceSnapshot(sandbox);
-      const changedFiles = previous === null ? [] : changedSince(previous, snapshot, written);
-      previous = snapshot;
-      written.clear();
-      return reminderMessage({
-        now: new Date(),
-        branch,
-        todos: todos(),
-        changedFiles,
-        nestedRepositories: nestedRepositories(snapshot),
-      });
-    },
-  };
 }

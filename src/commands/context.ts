@@ -3,11 +3,13 @@
  * context policy request by request and prints what it would have sent and cost against the naive
  * baseline: a table per file and in total, or one JSON object with --json.
  */
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { PitcrewError, describeError } from "../errors.ts";
 import { toolDefinitions } from "../agent/tools/index.ts";
-import { loadSession } from "../context/replay/load.ts";
-import type { RecordedSession } from "../context/replay/load.ts";
+import type { ToolDefinition } from "../domain/tools.ts";
+import { parseSession } from "../context/replay/parse.ts";
+import type { RecordedSession } from "../context/replay/parse.ts";
 import { pitcrewPolicy } from "../context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../context/replay/policy.ts";
 import type { PolicyFactory } from "../context/replay/policy.ts";
@@ -71,6 +73,32 @@ function parse(args: string[]): ReplayArgs {
     );
   }
   return { window, policy, json: values.json, files: positionals };
+}
+
+/**
+ * A recorded session from a file: the reading is the command's (context/ does no I/O), the
+ * parsing `parseSession`'s. A file that cannot be read is `replay-unreadable`, saying why.
+ */
+export async function loadSession(
+  file: string,
+  known: readonly ToolDefinition[],
+): Promise<RecordedSession> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "a directory, not a file"
+          : code === "EACCES"
+            ? "not readable (permission denied)"
+            : (error as Error).message;
+    throw new PitcrewError("replay-unreadable", `${file}: ${why}.`, { cause: error });
+  }
+  return parseSession(text, file, known);
 }
 
 const COLUMNS: { title: string; width: number; value: (stats: ReplayStats) => string }[] = [

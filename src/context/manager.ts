@@ -1,14 +1,16 @@
 /**
- * The context layer as the loop uses it: keeps the sticky view state and the compaction between
- * requests, and turns the stored history into the messages of the next request. Layers fire
- * cheapest first: stubs always; clearing when the view would pass `compactAt` of the window;
- * the handoff note (one extra model call) when clearing was not enough; dropping whole turns or
- * rounds only as the last resort, or when the model rejects a request as too long.
+ * The context layers' state between requests: keeps the sticky view state and the compaction,
+ * and turns the stored history into the messages of the next request, the reminder last and
+ * counted in the budget. Layers fire cheapest first: stubs always; clearing when the request
+ * would pass `compactAt` of the window; the handoff note (one extra model call, made through the
+ * compactor the caller hands in) when clearing was not enough; dropping whole turns or rounds
+ * only as the last resort, or when the model rejects a request as too long. No I/O: the loop
+ * reaches it through the context policy (policy.ts).
  */
 import type { Compaction } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
 import { HANDOFF_REQUEST, keepFrom, noteMessage, systemMessages } from "./compact.ts";
-import { EMPTY_VIEW_STATE, buildView } from "./view.ts";
+import { EMPTY_VIEW_STATE, buildView, renderView } from "./view.ts";
 import type { Layer, ViewState } from "./view.ts";
 import type { TokenLedger } from "./tokens.ts";
 
@@ -34,18 +36,23 @@ export const DEFAULT_CONTEXT: ContextSettings = {
 export type Compactor = (messages: Message[]) => Promise<string>;
 
 export interface Prepared {
+  /** The view of the history, then the reminder when there is one. */
   messages: Message[];
   fired: (Layer | "compact")[];
-  /** Estimated tokens of `messages`. */
+  /** Estimated tokens of `messages`, the reminder included. */
   tokens: number;
+}
+
+export interface PrepareOptions {
+  /** The late-injected reminder: sent last, never stored, and counted in the budget. */
+  reminder?: Message;
+  /** Writes the handoff note; absent, layer 4 is skipped and the last resort is dropping. */
+  compactor?: Compactor;
 }
 
 export interface ContextManagerOptions {
   settings?: Partial<ContextSettings>;
   estimate: (message: Message) => number;
-  /** Absent (as in a replay without a model), layer 4 is skipped unless a stand-in is given. */
-  compactor?: Compactor;
-  onCompaction?: (compaction: Compaction) => void;
   /**
    * Anchors the thresholds on the prompt tokens the API reported (tokens.ts); without it the
    * per-message estimates are summed.
@@ -56,30 +63,34 @@ export interface ContextManagerOptions {
 export class ContextManager {
   readonly settings: ContextSettings;
   readonly #estimate: (message: Message) => number;
-  readonly #compactor: Compactor | undefined;
-  readonly #onCompaction: ((compaction: Compaction) => void) | undefined;
   readonly #ledger: TokenLedger | undefined;
-  #lastPrepared: Message[] = [];
+  #lastPrepared: { view: Message[]; tail: Message[] } = { view: [], tail: [] };
   #state: ViewState = EMPTY_VIEW_STATE;
   #compaction: Compaction | null = null;
+  /** The note as sent: one object, so the requests after a compaction share it (and the ledger's anchor). */
+  #note: Message | null = null;
   compactions = 0;
 
   constructor(options: ContextManagerOptions) {
     this.settings = { ...DEFAULT_CONTEXT, ...options.settings };
     this.#estimate = options.estimate;
-    this.#compactor = options.compactor;
-    this.#onCompaction = options.onCompaction;
     this.#ledger = options.ledger;
   }
 
-  /** After a response: what the API reported for the messages last prepared (reminder aside). */
+  /** After a response: what the API reported for the request last prepared, reminder included. */
   record(promptTokens: number): void {
-    this.#ledger?.record(this.#lastPrepared, promptTokens);
+    const { view, tail } = this.#lastPrepared;
+    this.#ledger?.record(view, promptTokens, tail);
   }
 
-  /** The request's tokens as best known: anchored on the last report when there is one. */
-  #measure(messages: readonly Message[]): number {
-    return this.#ledger ? this.#ledger.estimate(messages).tokens : this.#total(messages);
+  /**
+   * The request's tokens as best known (`view` then `tail`): anchored on the last report when
+   * there is one.
+   */
+  #measure(view: readonly Message[], tail: readonly Message[]): number {
+    return this.#ledger
+      ? this.#ledger.estimate(view, tail).tokens
+      : this.#total(view) + this.#total(tail);
   }
 
   get compaction(): Compaction | null {
@@ -88,60 +99,62 @@ export class ContextManager {
 
   /** The history the view is built from: after a compaction, system + note + the kept tail. */
   #base(history: readonly Message[]): Message[] {
-    if (this.#compaction === null) return [...history];
-    return [
-      ...systemMessages(history),
-      noteMessage(this.#compaction.note),
-      ...history.slice(this.#compaction.from),
-    ];
+    if (this.#compaction === null || this.#note === null) return [...history];
+    return [...systemMessages(history), this.#note, ...history.slice(this.#compaction.from)];
   }
 
   #total(messages: readonly Message[]): number {
     return messages.reduce((sum, message) => sum + this.#estimate(message), 0);
   }
 
-  /** The messages of the next request (without the reminder, which is never stored). */
-  async prepare(history: readonly Message[]): Promise<Prepared> {
+  /**
+   * The messages of the next request: the view of `history`, then the reminder. The reminder's
+   * tokens count against the thresholds like any other message's, so the request as sent stays
+   * within them.
+   */
+  async prepare(history: readonly Message[], options: PrepareOptions = {}): Promise<Prepared> {
     const { window, compactAt, hardLimit } = this.settings;
+    const tail = options.reminder ? [options.reminder] : [];
     // The view's layers work on per-message estimates; scale their budgets by how far the
-    // anchored measure of the current view lies above the plain sum.
-    const plain = buildView(this.#base(history), this.#state, {
-      budget: Infinity,
-      estimate: this.#estimate,
-    });
+    // measure of the request lies above the plain sum. Measured as the sticky state sends the
+    // history, before this request's new stubs: that is the last request plus what was appended
+    // since, which the ledger anchors on the reported usage (a stub below the anchor would send
+    // it back to estimating every message), and new stubs only make the request smaller.
+    const current = renderView(this.#base(history), this.#state);
+    const reserved = this.#total(tail);
     const scale = Math.max(
       1,
-      this.#measure(plain.messages) / Math.max(1, this.#total(plain.messages)),
+      this.#measure(current, tail) / Math.max(1, this.#total(current) + reserved),
     );
     const soft = buildView(this.#base(history), this.#state, {
-      budget: (window * compactAt) / scale,
+      budget: (window * compactAt) / scale - reserved,
       estimate: this.#estimate,
       allowDrop: false,
     });
     this.#state = soft.state;
     const fired: Prepared["fired"] = [...soft.fired];
-    if (this.#total(soft.messages) * scale <= window * compactAt) {
-      return this.#prepared(soft.messages, fired, scale);
+    if ((this.#total(soft.messages) + reserved) * scale <= window * compactAt) {
+      return this.#prepared(soft.messages, tail, fired, scale);
     }
-    if (this.#compactor) {
-      await this.compact(history, soft.messages);
+    if (options.compactor) {
+      await this.compact(history, options.compactor, soft.messages);
       fired.push("compact");
     }
     const hard = buildView(this.#base(history), this.#state, {
-      budget: (window * hardLimit) / scale,
+      budget: (window * hardLimit) / scale - reserved,
       estimate: this.#estimate,
     });
     this.#state = hard.state;
     fired.push(...hard.fired);
-    return this.#prepared(hard.messages, fired, scale);
+    return this.#prepared(hard.messages, tail, fired, scale);
   }
 
-  #prepared(messages: Message[], fired: Prepared["fired"], scale: number): Prepared {
-    this.#lastPrepared = messages;
+  #prepared(view: Message[], tail: Message[], fired: Prepared["fired"], scale: number): Prepared {
+    this.#lastPrepared = { view, tail };
     return {
-      messages,
+      messages: [...view, ...tail],
       fired: [...new Set(fired)],
-      tokens: Math.ceil(this.#total(messages) * scale),
+      tokens: Math.ceil((this.#total(view) + this.#total(tail)) * scale),
     };
   }
 
@@ -149,18 +162,21 @@ export class ContextManager {
    * Layer 4: asks for the handoff note over `view` (the messages last sent, so the call hits the
    * prefix cache) and keeps the newest rounds within `keepAfterCompaction` of the window.
    */
-  async compact(history: readonly Message[], view?: Message[]): Promise<Compaction> {
-    if (!this.#compactor) throw new Error("compact() needs a compactor");
+  async compact(
+    history: readonly Message[],
+    compactor: Compactor,
+    view?: Message[],
+  ): Promise<Compaction> {
     const current = view ?? this.#viewFor(history);
-    const note = await this.#compactor([...current, { role: "user", content: HANDOFF_REQUEST }]);
+    const note = await compactor([...current, { role: "user", content: HANDOFF_REQUEST }]);
     const start = this.#compaction?.from ?? systemMessages(history).length;
-    const budget =
-      this.settings.window * this.settings.keepAfterCompaction - this.#estimate(noteMessage(note));
+    const sent = noteMessage(note);
+    const budget = this.settings.window * this.settings.keepAfterCompaction - this.#estimate(sent);
     const from = keepFrom(history, start, Math.max(0, budget), this.#estimate);
     this.#compaction = { note, from };
+    this.#note = sent;
     this.#state = EMPTY_VIEW_STATE;
     this.compactions += 1;
-    this.#onCompaction?.(this.#compaction);
     return this.#compaction;
   }
 

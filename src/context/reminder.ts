@@ -2,12 +2,12 @@
  * Late injection: the volatile facts appended as the last message of each request and never
  * stored — the time, the branch, the todo list, and the files that changed since the model's last
  * turn without its own write or edit. Keeping them out of the system prompt and the history keeps
- * the prompt prefix byte-identical between requests. Pure, except `workspaceSnapshot`, which asks
- * git inside the sandbox.
+ * the prompt prefix byte-identical between requests. Pure: the session gathers the facts (it
+ * reads git inside the sandbox, agent/workspace-facts.ts) and hands them in; this file only says
+ * what they mean and how they read.
  */
 import type { Message } from "../domain/messages.ts";
 import type { Todo } from "../domain/todos.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
 
 export interface ReminderFacts {
   now: Date;
@@ -50,54 +50,4 @@ export function reminderText(facts: ReminderFacts): string {
 
 export function reminderMessage(facts: ReminderFacts): Message {
   return { role: "user", content: reminderText(facts) };
-}
-
-/** The workspace as git sees it: path → status and content hash. */
-export type Snapshot = ReadonlyMap<string, string>;
-
-/** Paths whose status or content differ between two snapshots, minus those the tools wrote. */
-export function changedSince(
-  before: Snapshot,
-  after: Snapshot,
-  writtenByTools: ReadonlySet<string>,
-): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths]
-    .filter((path) => before.get(path) !== after.get(path) && !writtenByTools.has(path))
-    .sort();
-}
-
-const SNAPSHOT_SCRIPT = `git rev-parse --abbrev-ref HEAD 2>/dev/null || echo
-git status --porcelain=v1 -z --untracked-files=all 2>/dev/null | tr '\\0' '\\n' | while IFS= read -r line; do
-  case "$line" in ??" "*) ;; *) continue ;; esac
-  path=\${line:3}
-  if [ -f "$path" ]; then hash=$(git hash-object -- "$path" 2>/dev/null); else hash=gone; fi
-  printf '%s\\t%s\\t%s\\n' "\${line:0:2}" "$hash" "$path"
-done`;
-
-/**
- * The untracked folders that are repositories of their own: with every untracked file listed,
- * git names such a folder (`sub/`) instead of its files, and the snapshot keeps it as it is.
- */
-export function nestedRepositories(snapshot: Snapshot): string[] {
-  return [...snapshot.entries()]
-    .filter(([path, state]) => path.endsWith("/") && state.startsWith("?? "))
-    .map(([path]) => path.slice(0, -1))
-    .sort();
-}
-
-/** Reads the branch and a snapshot of changed files through git inside the sandbox. */
-export async function workspaceSnapshot(
-  sandbox: Sandbox,
-): Promise<{ branch: string | null; snapshot: Snapshot }> {
-  const result = await sandbox.run({ argv: ["bash", "-c", SNAPSHOT_SCRIPT], timeoutMs: 20_000 });
-  const [branchLine = "", ...lines] = result.stdout.text.split("\n");
-  const snapshot = new Map<string, string>();
-  for (const line of lines) {
-    const [status, hash, ...path] = line.split("\t");
-    if (status === undefined || hash === undefined || path.length === 0) continue;
-    snapshot.set(path.join("\t"), `${status} ${hash}`);
-  }
-  const branch = branchLine.trim();
-  return { branch: branch === "" || branch === "HEAD" ? null : branch, snapshot };
 }

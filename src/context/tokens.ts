@@ -53,6 +53,8 @@
  * 1.0 (this estimate alone: median 0.92, 99% below). Without `drift`, 19 (5.2%) fall below 1.0,
  * to 0.98: the provider's count sometimes grows by a few hundred tokens more than the new
  * messages explain.
+ * The late-injected reminder is a tail: sent once, last, so every request estimates it in full,
+ * and its estimated share (× ratio) is taken off the report before the report anchors the next.
  *
  * Exact counting: not used, for any text. Over all the samples gpt-tokenizer's o200k
  * `countTokens` ran at 6–15 MB/s here, this estimate at 110–140 MB/s (bench/token-estimate.ts;
@@ -367,7 +369,9 @@ export class TokenLedger {
   readonly margin: number;
   readonly fixedTokens: number;
   readonly #estimate: (message: Message) => number;
+  /** The messages the next request builds on, and their tokens: the report less the tail's share. */
   #anchor: { messages: readonly Message[]; promptTokens: number } | null = null;
+  #reported: number | null = null;
   #ratio = 1;
   #drift = 0;
 
@@ -390,37 +394,46 @@ export class TokenLedger {
 
   /** The prompt tokens reported for the last request, or null before the first. */
   get reported(): number | null {
-    return this.#anchor?.promptTokens ?? null;
+    return this.#reported;
   }
 
-  /** Estimated prompt tokens of `view`, the messages about to be sent. */
-  estimate(view: readonly Message[]): PromptEstimate {
+  /**
+   * Estimated prompt tokens of a request: `view`, the messages the next request builds on, then
+   * `tail`, messages sent once and never again (the late-injected reminder), always estimated.
+   */
+  estimate(view: readonly Message[], tail: readonly Message[] = []): PromptEstimate {
     const anchor = this.#anchor;
+    const fresh = this.#sum(tail, 0);
     if (anchor !== null && startsWith(view, anchor.messages)) {
-      const added = this.#sum(view, anchor.messages.length);
+      const added = this.#sum(view, anchor.messages.length) + fresh;
       const tokens =
         anchor.promptTokens + Math.ceil(this.#ratio * this.margin * added) + this.#drift;
       return { tokens, basis: "anchored" };
     }
-    const all = this.#sum(view, 0) + REQUEST_OVERHEAD + this.fixedTokens;
+    const all = this.#sum(view, 0) + fresh + REQUEST_OVERHEAD + this.fixedTokens;
     return { tokens: Math.ceil(this.#ratio * this.margin * all), basis: "full" };
   }
 
   /**
-   * After a response: `sent` is exactly the messages of the request, `promptTokens` what the API
-   * reported for it. A report of 0 or less (no usage returned) changes nothing.
+   * After a response: `sent` then `tail` are exactly the messages of the request (as passed to
+   * `estimate`), `promptTokens` what the API reported for it. The next request is anchored on
+   * `sent` alone, so the tail's share (its estimate × the ratio) is taken off the report. A
+   * report of 0 or less (no usage returned) changes nothing.
    */
-  record(sent: readonly Message[], promptTokens: number): void {
+  record(sent: readonly Message[], promptTokens: number, tail: readonly Message[] = []): void {
     if (!(promptTokens > 0)) return;
-    const estimate = this.#sum(sent, 0) + REQUEST_OVERHEAD + this.fixedTokens;
+    const fresh = this.#sum(tail, 0);
+    const estimate = this.#sum(sent, 0) + fresh + REQUEST_OVERHEAD + this.fixedTokens;
     const anchor = this.#anchor;
     if (anchor !== null && startsWith(sent, anchor.messages)) {
-      const added = this.#sum(sent, anchor.messages.length);
+      const added = this.#sum(sent, anchor.messages.length) + fresh;
       const unexplained = promptTokens - (anchor.promptTokens + this.#ratio * added);
       this.#drift = Math.max(this.#drift, Math.ceil(unexplained));
     }
     this.#ratio = Math.max(1, promptTokens / estimate);
-    this.#anchor = { messages: [...sent], promptTokens };
+    const kept = Math.max(0, promptTokens - Math.floor(this.#ratio * fresh));
+    this.#anchor = { messages: [...sent], promptTokens: kept };
+    this.#reported = promptTokens;
   }
 
   #sum(messages: readonly Message[], from: number): number {

@@ -46,17 +46,14 @@ describe("ContextManager", () => {
 
   test("over the threshold with no clearing left: the handoff note replaces the old history", async () => {
     const sent: Message[][] = [];
-    const manager = new ContextManager({
-      estimate,
-      settings: { window: 4200 },
-      compactor: (messages) => {
-        sent.push(messages);
-        return Promise.resolve("## Goal\nfix the test\n## Next\nrun npm test");
-      },
-    });
+    const manager = new ContextManager({ estimate, settings: { window: 4200 } });
+    const compactor = (messages: Message[]): Promise<string> => {
+      sent.push(messages);
+      return Promise.resolve("## Goal\nfix the test\n## Next\nrun npm test");
+    };
     // The newest result alone passes the threshold: stubs and clearing cannot help.
     const history: Message[] = [...HEAD, ...round(1, 200), ...round(2, 14_400)];
-    const prepared = await manager.prepare(history);
+    const prepared = await manager.prepare(history, { compactor });
     assert.ok(prepared.fired.includes("compact"), prepared.fired.join());
     assert.equal(manager.compactions, 1);
     assert.equal(sent.length, 1);
@@ -76,13 +73,9 @@ describe("ContextManager", () => {
   });
 
   test("compact() on demand (a too-long rejection), then dropOldest halves the view", async () => {
-    const manager = new ContextManager({
-      estimate,
-      settings: { window: 10_000 },
-      compactor: () => Promise.resolve("note"),
-    });
+    const manager = new ContextManager({ estimate, settings: { window: 10_000 } });
     const history = [...HEAD, ...Array.from({ length: 20 }, (_, n) => round(n + 1, 2000)).flat()];
-    await manager.compact(history);
+    await manager.compact(history, () => Promise.resolve("note"));
     assert.ok(manager.compaction !== null && manager.compaction.from > HEAD.length);
     const before = await manager.prepare(history);
     manager.dropOldest(history);
@@ -91,6 +84,38 @@ describe("ContextManager", () => {
     assert.match(
       after.messages.find((m) => /dropped/.test(m.content))?.content ?? "",
       /Earlier turns were dropped/,
+    );
+  });
+});
+
+describe("the reminder in the budget", () => {
+  test("a history just under the threshold plus the reminder crosses it: the layers fire, the reminder stays last", async () => {
+    // Results under 600 characters: nothing to stub, and clearing them would gain too little.
+    const history = [...HEAD, ...Array.from({ length: 10 }, (_, n) => round(n + 1, 400)).flat()];
+    const total = history.reduce((sum, message) => sum + estimate(message), 0);
+    const window = Math.ceil((total + 5) / 0.85);
+    const alone = await new ContextManager({ estimate, settings: { window } }).prepare(history, {
+      compactor: () => Promise.reject(new Error("no compaction without the reminder")),
+    });
+    assert.deepEqual(alone.fired, [], "the history alone fits under the threshold");
+    assert.equal(alone.tokens, total);
+
+    const reminder: Message = { role: "user", content: "<reminder>\ntime: now\n</reminder>" };
+    const manager = new ContextManager({ estimate, settings: { window } });
+    const notes: Message[][] = [];
+    const compactor = (messages: Message[]): Promise<string> => {
+      notes.push(messages);
+      return Promise.resolve("## Goal\nthe note");
+    };
+    const prepared = await manager.prepare(history, { reminder, compactor });
+    // Nothing to stub or clear: the handoff note is the layer that fires.
+    assert.deepEqual(prepared.fired, ["compact"]);
+    assert.equal(notes.length, 1);
+    assert.equal(prepared.messages.at(-1), reminder);
+    assert.ok(prepared.tokens <= window * 0.95, `${prepared.tokens} tokens, reminder included`);
+    assert.equal(
+      prepared.tokens,
+      prepared.messages.reduce((sum, message) => sum + estimate(message), 0),
     );
   });
 });

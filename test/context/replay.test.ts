@@ -6,17 +6,20 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import type { Message } from "../../src/domain/messages.ts";
-import { contextCommand } from "../../src/commands/context.ts";
+import { contextCommand, loadSession } from "../../src/commands/context.ts";
 import { PitcrewError } from "../../src/errors.ts";
 import { toolDefinitions } from "../../src/agent/tools/index.ts";
-import { loadSession, parseSession } from "../../src/context/replay/load.ts";
-import type { RecordedSession } from "../../src/context/replay/load.ts";
+import { parseSession } from "../../src/context/replay/parse.ts";
+import type { RecordedSession } from "../../src/context/replay/parse.ts";
 import {
   STAND_IN_SUMMARY,
   STAND_IN_SUMMARY_TOKENS,
   naivePolicy,
 } from "../../src/context/replay/policy.ts";
 import type { ReplayPolicy } from "../../src/context/replay/policy.ts";
+import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
+import { replayReminder } from "../../src/context/replay/reminder.ts";
+import { reminderText } from "../../src/context/reminder.ts";
 import {
   TokenCounter,
   cachedTokens,
@@ -322,6 +325,61 @@ const MINI: unknown[] = [
   },
   { role: "user", content: "diff --git a/x b/x" },
 ];
+
+describe("the pitcrew policy in replay is the one the loop runs", () => {
+  test("every request ends with a reminder of 150–300 o200k tokens, never stored", async () => {
+    const facts = replayReminder();
+    const sizes: number[] = [];
+    for (let request = 0; request < 200; request++) {
+      sizes.push(countText(reminderText(await facts())));
+    }
+    assert.ok(
+      Math.min(...sizes) >= 150 && Math.max(...sizes) <= 300,
+      `${Math.min(...sizes)}–${Math.max(...sizes)}`,
+    );
+
+    const views: Message[][] = [];
+    const policy = pitcrewPolicy({ window: 128_000, tools: [] });
+    const recording: ReplayPolicy = {
+      name: policy.name,
+      async view(history, window) {
+        const view = await policy.view(history, window);
+        views.push(view.messages);
+        return view;
+      },
+      record: (tokens) => policy.record?.(tokens),
+    };
+    const replay = await replaySession(session(TOY), recording, 128_000);
+    assert.equal(views.length, 4);
+    for (const view of views) assert.match(view.at(-1)?.content ?? "", /^<reminder>\ntime: /);
+    assert.ok(TOY.every((message) => !message.content.startsWith("<reminder>")));
+    // The reminder is sent: each request is larger than its view of the history alone.
+    const counter = new TokenCounter();
+    for (const [index, record] of replay.records.entries()) {
+      const view = views[index] ?? [];
+      const historyPart = view.slice(0, -1).reduce((sum, m) => sum + counter.segment(m).tokens, 0);
+      assert.ok(record.tokens - historyPart >= 150, `request ${index + 1}`);
+    }
+  });
+
+  test("the harness reports each request's tokens to the policy, as the API does to the loop", async () => {
+    const reported: number[] = [];
+    const policy = pitcrewPolicy({ window: 128_000, tools: [] });
+    const recording: ReplayPolicy = {
+      name: policy.name,
+      view: (history, window) => policy.view(history, window),
+      record(tokens) {
+        reported.push(tokens);
+        policy.record?.(tokens);
+      },
+    };
+    const replay = await replaySession(session(TOY), recording, 128_000);
+    assert.deepEqual(
+      reported,
+      replay.records.filter((record) => record.kind === "turn").map((record) => record.tokens),
+    );
+  });
+});
 
 describe("loading recorded sessions", () => {
   test("an OpenAI message array: developer as system, text parts, tool calls and results", () => {

@@ -342,6 +342,26 @@ describe("TokenLedger", () => {
     assert.equal(ledger.estimate([system, task]).basis, "full");
   });
 
+  test("a tail (the reminder): estimated in every request, taken off the report before it anchors", () => {
+    const ledger = new TokenLedger({ margin: 1 });
+    const sent = [system, task];
+    const reminder = user("<reminder>\ntime: 2026-01-15T09:00:00.000Z\nbranch: main\n</reminder>");
+    const withTail = estimateMessages(sent) + estimateMessage(reminder) + REQUEST_OVERHEAD;
+    assert.deepEqual(ledger.estimate(sent, [reminder]), { tokens: withTail, basis: "full" });
+    ledger.record(sent, withTail, [reminder]); // the provider counts as we estimate: ratio 1
+    assert.equal(ledger.ratio, 1);
+    assert.equal(ledger.reported, withTail);
+
+    // The next request: the same view and a new reminder, which replaces the old one.
+    const answer = assistant("Looking.");
+    const next = user("<reminder>\ntime: 2026-01-15T09:01:00.000Z\nbranch: main\n</reminder>");
+    assert.deepEqual(ledger.estimate([...sent, answer], [next]), {
+      tokens:
+        withTail - estimateMessage(reminder) + estimateMessage(answer) + estimateMessage(next),
+      basis: "anchored",
+    });
+  });
+
   test("a custom per-message count replaces the estimate", () => {
     const ledger = new TokenLedger({ margin: 1, estimate: () => 10 });
     assert.equal(ledger.estimate([system, task]).tokens, 20 + REQUEST_OVERHEAD);

@@ -10,7 +10,9 @@ import { z } from "zod";
 import { PitcrewError, describeError } from "../../errors.ts";
 import type { RunResult } from "../../sandbox/runner.ts";
 import { shellStatus } from "../../sandbox/runner.ts";
-import { INLINE_MAX_CHARS, countLines, cutAround, formatDuration, spillNotice } from "./format.ts";
+import { INLINE_MAX_CHARS, capped, toSpill } from "../../context/cap.ts";
+import type { Spilled, SpillPort } from "../../context/cap.ts";
+import { formatDuration } from "./format.ts";
 import { defineTool, failure } from "./tool.ts";
 import type { ToolOutcome } from "../../domain/tools.ts";
 
@@ -73,36 +75,27 @@ export function formatRun(result: RunResult, timeoutMs: number, clampedFrom?: nu
 
 /**
  * `text` when it fits in INLINE_MAX_CHARS. Otherwise `save` stores the whole text (a spill file;
- * it returns the path a command reads it at, or throws a PitcrewError) and the model gets the
- * head and tail around a notice naming that file, and saying when the sandbox's own output
- * ceiling had already dropped bytes.
+ * it returns the path a command reads it at, or throws a PitcrewError) and the model gets what
+ * the cap layer makes of it (context/cap.ts): the head and tail around a notice naming that file,
+ * and saying when the sandbox's own output ceiling had already dropped bytes.
  */
-export function limitResult(
-  text: string,
-  result: RunResult,
-  save: (whole: string) => string,
-): string {
-  if (text.length <= INLINE_MAX_CHARS) return text;
-  const whole = `${text}\n`;
-  const notice: string[] = [];
+export function limitResult(text: string, result: RunResult, save: SpillPort): string {
+  const whole = toSpill(text);
+  if (whole === null) return text;
+  let spilled: Spilled;
   try {
-    notice.push(spillNotice(whole, save(whole)));
+    spilled = { path: save(whole) };
   } catch (error) {
     if (!(error instanceof PitcrewError)) throw error;
-    notice.push(
-      `[output cut to its head and tail (${whole.length} chars, ${countLines(whole)} lines in all) and not saved; ${describeError(error)}]`,
-    );
+    spilled = { notSaved: describeError(error) };
   }
-  for (const [label, stream] of [
-    ["stdout", result.stdout],
-    ["stderr", result.stderr],
-  ] as const) {
-    if (!stream.truncated) continue;
-    notice.push(
-      `[the sandbox's output ceiling had already dropped the middle of ${label} (${stream.bytes} bytes written); that part is lost. To keep everything, redirect it to a file under /tmp and search that in the same command]`,
-    );
-  }
-  return cutAround(text, notice);
+  const cut = [
+    { label: "stdout", stream: result.stdout },
+    { label: "stderr", stream: result.stderr },
+  ]
+    .filter(({ stream }) => stream.truncated)
+    .map(({ label, stream }) => ({ label, bytes: stream.bytes }));
+  return capped(text, spilled, cut);
 }
 
 export const bashTool = defineTool({

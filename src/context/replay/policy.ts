@@ -6,6 +6,7 @@
  * model is called during a replay).
  */
 import type { Message } from "../../domain/messages.ts";
+import type { ToolDefinition } from "../../domain/tools.ts";
 
 export interface PolicyView {
   /** The messages this request would send, tools excluded (the harness adds them in front). */
@@ -29,10 +30,22 @@ export interface ReplayPolicy {
    * built on the loop's own context manager is); the harness awaits each view before the next.
    */
   view(history: readonly Message[], window: number): PolicyView | Promise<PolicyView>;
+  /**
+   * After each request of the loop (not a summary call): its prompt tokens as the harness counted
+   * them, what the API would have reported. A policy that anchors on reported usage learns it here.
+   */
+  record?(promptTokens: number): void;
+}
+
+/** What a policy is built for: one recorded session at one window. */
+export interface PolicySetup {
+  window: number;
+  /** The tool definitions every request of the session sends in front of its messages. */
+  tools: readonly ToolDefinition[];
 }
 
 /** A fresh policy for one recorded session (policies keep state, so sessions never share one). */
-export type PolicyFactory = () => ReplayPolicy;
+export type PolicyFactory = (setup: PolicySetup) => ReplayPolicy;
 
 /** Send the whole history every time: what an append-only agent does. */
 export function naivePolicy(): ReplayPolicy {

@@ -2,14 +2,14 @@
  * The replay harness: walks a recorded session request by request, as the loop would have built
  * them, sends each through a context policy and through the naive baseline, and measures what
  * each would have cost — tokens counted exactly (o200k, not the loop's estimator), cache hits by
- * OpenAI's prefix rule, input cost with cached reads at 0.1× and 0.25×. Pure apart from the
- * tokenizer; reading files is load.ts's job and printing is the command's.
+ * OpenAI's prefix rule, input cost with cached reads at 0.1× and 0.25×. Pure (the tokenizer is a
+ * table in memory); reading files and printing are the command's.
  */
 import { countTokens, encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { Message } from "../../domain/messages.ts";
 import type { ToolDefinition } from "../../domain/tools.ts";
 import { PitcrewError } from "../../errors.ts";
-import type { RecordedSession, SessionFormat } from "./load.ts";
+import type { RecordedSession, SessionFormat } from "./parse.ts";
 import type { PolicyFactory, ReplayPolicy } from "./policy.ts";
 
 export const TOKENIZER = "o200k_base";
@@ -268,7 +268,8 @@ class Meter {
     this.window = window;
   }
 
-  send(segments: Segment[], turn: number, kind: RequestRecord["kind"]): void {
+  /** Counts one request and returns its tokens. */
+  send(segments: Segment[], turn: number, kind: RequestRecord["kind"]): number {
     const tokens = segments.reduce((sum, segment) => sum + segment.tokens, 0);
     const cached = cachedTokens(commonPrefixTokens(this.previous, segments));
     this.previous = segments;
@@ -280,6 +281,7 @@ class Meter {
     tally.cached += cached;
     tally.peak = Math.max(tally.peak, tokens);
     if (tokens > this.window) tally.overWindow++;
+    return tokens;
   }
 }
 
@@ -294,7 +296,8 @@ export interface SessionReplay {
 
 /**
  * Replays one session: for each assistant message in the history, the request that produced it
- * is the policy's view of everything before it (and naive's: all of it). Throws when the policy
+ * is the policy's view of everything before it (and naive's: all of it); the policy is then told
+ * the request's tokens, as the API reports them to the live loop. Throws when the policy
  * sends a view the API would refuse (broken tool-call pairing) where the history itself is fine.
  */
 export async function replaySession(
@@ -333,7 +336,8 @@ export async function replaySession(
     }
     if (view.compacted === true) measured.tally.compactions++;
     if (view.summaryRequest) measured.send(withTools(view.summaryRequest), turn, "summary");
-    measured.send(withTools(view.messages), turn, "turn");
+    const tokens = measured.send(withTools(view.messages), turn, "turn");
+    policy.record?.(tokens);
   }
   return {
     session,
@@ -400,7 +404,7 @@ export async function replaySessions(
   let naiveTotal = EMPTY_TALLY;
   const files: FileReport[] = [];
   for (const session of sessions) {
-    const policy = factory();
+    const policy = factory({ window, tools: session.tools });
     policyName = policy.name;
     const replay = await replaySession(session, policy, window, counter);
     policyTotal = addTally(policyTotal, replay.policy);
@@ -409,7 +413,7 @@ export async function replaySessions(
   }
   return {
     window,
-    policy: policyName || factory().name,
+    policy: policyName || factory({ window, tools: [] }).name,
     tokenizer: TOKENIZER,
     files,
     total: statsOf(policyTotal, naiveTotal),

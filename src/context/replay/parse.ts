@@ -1,12 +1,11 @@
 /**
- * Recorded sessions read into pitcrew's own history for replay: OpenAI chat-completions message
+ * Recorded sessions parsed into pitcrew's own history for replay: OpenAI chat-completions message
  * arrays (a JSON array, a request body with `messages`, or JSONL with one message a line; pitcrew's
  * own Message shape is accepted too), and mini-swe-agent-1 trajectories, whose fenced bash blocks
- * become `bash` tool calls. Parsing is pure; only `loadSession` reads a file. Nothing here counts
- * tokens or judges a policy. pitcrew's own tool definitions are handed in by the caller (`known`):
- * this layer does not reach into the agent for them.
+ * become `bash` tool calls. Pure: the command reads the file (commands/context.ts) and hands its
+ * text here. Nothing here counts tokens or judges a policy. pitcrew's own tool definitions are
+ * handed in by the caller (`known`): this layer does not reach into the agent for them.
  */
-import { readFile } from "node:fs/promises";
 import type { Message, ToolCall } from "../../domain/messages.ts";
 import type { ToolDefinition } from "../../domain/tools.ts";
 import { PitcrewError } from "../../errors.ts";
@@ -305,26 +304,4 @@ export function parseSession(
       reason.replace(/^message (\d+)/, (_, n: string) => `line ${lineOf[Number(n) - 1]}`),
     );
   }
-}
-
-export async function loadSession(
-  file: string,
-  known: readonly ToolDefinition[],
-): Promise<RecordedSession> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "a directory, not a file"
-          : code === "EACCES"
-            ? "not readable (permission denied)"
-            : (error as Error).message;
-    throw new PitcrewError("replay-unreadable", `${file}: ${why}.`, { cause: error });
-  }
-  return parseSession(text, file, known);
 }

@@ -1,0 +1,118 @@
+/**
+ * layeredPolicy, the policy the session hands the loop and `context replay` measures: the
+ * reminder built from the facts it is handed ends every request and counts in the budget, and the
+ * ledger anchors the estimate on the usage it is told. Pure: facts and the note's model call are
+ * functions here.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { layeredPolicy } from "../../src/context/policy.ts";
+import type { ReminderFacts } from "../../src/context/reminder.ts";
+import { reminderText } from "../../src/context/reminder.ts";
+import type { Message } from "../../src/domain/messages.ts";
+import { ZERO_USAGE } from "../../src/domain/usage.ts";
+import { HEAD } from "../support/history.ts";
+
+function round(n: number, size: number): Message[] {
+  const id = `call_${n}`;
+  return [
+    {
+      role: "assistant",
+      content: `step ${n}`,
+      toolCalls: [{ id, name: "bash", arguments: `{"command":"cat part${n}.txt"}` }],
+    },
+    {
+      role: "tool",
+      toolCallId: id,
+      name: "bash",
+      content: `exit code: 0\n${`line of part ${n}\n`.repeat(size)}`,
+      isError: false,
+    },
+  ];
+}
+
+const FACTS: ReminderFacts = {
+  now: new Date("2026-01-15T09:00:00Z"),
+  branch: "pitcrew/issue-7",
+  todos: [
+    { content: "reproduce the failure with the named test", status: "completed" },
+    { content: "fix the parser's handling of empty input", status: "in_progress" },
+    { content: "run the whole suite", status: "pending" },
+  ],
+  changedFiles: ["src/parser.ts"],
+};
+
+const facts = (): Promise<ReminderFacts> => Promise.resolve(FACTS);
+const noNote = (): Promise<string> => Promise.reject(new Error("no compaction expected"));
+
+/** Rounds whose results the next requests send whole (under 600 characters: never stubbed). */
+const history: Message[] = [...HEAD, ...Array.from({ length: 12 }, (_, n) => round(n, 30)).flat()];
+
+describe("layeredPolicy", () => {
+  test("the reminder from the facts ends the request, after the view of the history", async () => {
+    const policy = layeredPolicy({ reminder: facts });
+    const view = await policy.view(history, noNote);
+    assert.deepEqual(view.messages.at(-1), { role: "user", content: reminderText(FACTS) });
+    assert.deepEqual(
+      view.messages.slice(0, -1),
+      history,
+      "under the threshold: the history as it is",
+    );
+    assert.equal(view.compaction, null);
+  });
+
+  test("the reminder counts: a history just under the threshold plus the reminder crosses it, and the layers fire", async () => {
+    // The request's estimate without a reminder, with no threshold near.
+    const probe = await layeredPolicy({ settings: { window: 10_000_000 } }).view(history, noNote);
+    assert.deepEqual(probe.fired, []);
+    // A window whose threshold (85%) the history alone stays just under.
+    const window = Math.ceil((probe.tokens + 10) / 0.85);
+    const alone = await layeredPolicy({ settings: { window } }).view(history, noNote);
+    assert.deepEqual(alone.fired, [], `${alone.tokens} tokens of ${window * 0.85}`);
+
+    const notes: Message[][] = [];
+    const withReminder = layeredPolicy({ settings: { window }, reminder: facts });
+    const view = await withReminder.view(history, (messages) => {
+      notes.push(messages);
+      return Promise.resolve("## Goal\nfix the parser");
+    });
+    // Nothing to stub or clear (every result is small): the handoff note is the layer that fires.
+    assert.deepEqual(view.fired, ["compact"]);
+    assert.equal(notes.length, 1);
+    assert.deepEqual(view.compaction, {
+      note: "## Goal\nfix the parser",
+      from: view.compaction?.from,
+    });
+    assert.ok(view.tokens <= window * 0.95, `${view.tokens} tokens within the hard limit`);
+    assert.equal(view.messages.at(-1)?.content, reminderText(FACTS), "the reminder still last");
+  });
+
+  test("the ledger: the usage recorded anchors the next estimate", async () => {
+    const policy = layeredPolicy({ reminder: facts, fixedTokens: 500 });
+    const first = await policy.view(history, noNote);
+    // The provider counted three times what was estimated: the next request is anchored on it.
+    policy.record({ ...ZERO_USAGE, promptTokens: first.tokens * 3 });
+    const next = [...history, ...round(99, 2)];
+    const second = await policy.view(next, noNote);
+    assert.ok(second.tokens > first.tokens * 2.5, `${second.tokens} after ${first.tokens}`);
+
+    const unrecorded = layeredPolicy({ reminder: facts, fixedTokens: 500 });
+    await unrecorded.view(history, noNote);
+    const plain = await unrecorded.view(next, noNote);
+    assert.ok(plain.tokens < first.tokens * 1.5, `${plain.tokens} with nothing reported`);
+  });
+
+  test("compact and dropOldest act on the layers' state: the note replaces the old history", async () => {
+    const policy = layeredPolicy({ settings: { window: 4_000 } });
+    const compaction = await policy.compact(history, () => Promise.resolve("## Goal\nthe note"));
+    assert.equal(compaction.note, "## Goal\nthe note");
+    const view = await policy.view(history, noNote);
+    assert.match(view.messages[1]?.content ?? "", /^\[Handoff note[\s\S]*the note/);
+    policy.dropOldest(history);
+    const dropped = await policy.view(history, noNote);
+    assert.ok(dropped.tokens < view.tokens, `${dropped.tokens} after ${view.tokens}`);
+    assert.ok(
+      dropped.messages.some((message) => /Earlier turns were dropped/.test(message.content)),
+    );
+  });
+});
