@@ -19,37 +19,19 @@ import type { FinalState, ProgressState } from "../../src/domain/ending.ts";
 import { createProgressComment } from "../../src/github/progress.ts";
 import { activityLine, renderProgress } from "../../src/present/comment.ts";
 import { SUMMARY_LIMIT } from "../../src/present/text.ts";
-import type { Task } from "../../src/domain/task.ts";
+import { RUN_URL, SEVEN_TURNS, issueTask } from "../support/tasks.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { createFixtureRepo } from "../support/fixture-repo.ts";
 import { callTools, say, startModelServer } from "../support/model-server.ts";
 
-const TASK: Task = {
-  kind: "fix",
-  thread: { kind: "issue", number: 12 },
-  threadKey: "issue-12",
-  instruction: "make the parser accept empty input",
-  requester: { login: "alice", id: 101, type: "User", association: "OWNER" },
-  comment: { id: 9001, htmlUrl: "https://github.com/acme/app/issues/12#issuecomment-9001" },
-  repository: { owner: "acme", repo: "app", defaultBranch: "main" },
-};
-const RUN_URL = "https://github.com/acme/app/actions/runs/4242";
+const TASK = issueTask({ instruction: "make the parser accept empty input" });
 const TODOS: Todo[] = [
   { content: "Reproduce the crash", status: "completed" },
   { content: "Fix the parser", status: "in_progress" },
   { content: "Add a test", status: "pending" },
 ];
-const TOTALS = {
-  turns: 7,
-  usage: {
-    promptTokens: 40_000,
-    cachedTokens: 30_000,
-    completionTokens: 2_000,
-    reasoningTokens: 0,
-  },
-  cost: 0.01234,
-};
+const TOTALS = SEVEN_TURNS;
 const PULL = {
   number: 34,
   url: "https://github.com/acme/app/pull/34",

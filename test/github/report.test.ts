@@ -21,7 +21,7 @@ import type { PullRequestFacts } from "../../src/present/pull-request.ts";
 import { codeBlock, quotedMarkdown } from "../../src/present/text.ts";
 import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
 import type { ToolTally } from "../../src/domain/run-state.ts";
-import type { Task } from "../../src/domain/task.ts";
+import { RUN_URL, SEVEN_TURNS, issueTask } from "../support/tasks.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { needsBwrap } from "../support/bwrap.ts";
 import { createFixtureRepo } from "../support/fixture-repo.ts";
@@ -29,27 +29,9 @@ import { withholdSecrets } from "../../src/git/secret-scan.ts";
 import { fakeSecrets } from "../support/secret-fixtures.ts";
 import { callTools, say, startModelServer } from "../support/model-server.ts";
 
-const TASK: Task = {
-  kind: "fix",
-  thread: { kind: "issue", number: 12 },
-  threadKey: "issue-12",
-  instruction: "",
-  requester: { login: "alice", id: 101, type: "User", association: "OWNER" },
-  comment: { id: 9001, htmlUrl: "https://github.com/acme/app/issues/12#issuecomment-9001" },
-  repository: { owner: "acme", repo: "app", defaultBranch: "main" },
-};
-const RUN_URL = "https://github.com/acme/app/actions/runs/4242";
+const TASK = issueTask();
 const AUDIENCE = audienceOf(TASK, RUN_URL);
-const TOTALS = {
-  turns: 7,
-  usage: {
-    promptTokens: 40_000,
-    cachedTokens: 30_000,
-    completionTokens: 2_000,
-    reasoningTokens: 0,
-  },
-  cost: 0.01234,
-};
+const TOTALS = SEVEN_TURNS;
 const DIFFSTAT = " src/parse.ts      | 4 +++-\n test/parse.test.ts | 6 ++++++\n 2 files changed";
 const FACTS: PullRequestFacts = {
   task: TASK,
