@@ -21,7 +21,7 @@ import { parseEvent } from "./triggers/event.ts";
 import { runnerContext } from "./runner.ts";
 import type { RunnerContext } from "./runner.ts";
 import { workTask } from "./work.ts";
-import type { NotesPlace } from "./work.ts";
+import type { NotesPlace } from "./run/ends/action-notes.ts";
 import { createArtifactStore } from "./store/artifact.ts";
 import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
 

@@ -2,8 +2,9 @@
  * The ends a Run is given. The Run (run.ts) is the same for every entry — notes, start messages,
  * checkpoint, session, result — and each entry picks its ends: where the agent works (workspace),
  * what was asked (request), where the notes live (notes), who may ask (admission, optional), and
- * how the work is handed over and reported (delivery). The action's ends are in src/work.ts, the
- * CLI's in src/commands/run.ts; CI repair and flaky triage add ends of their own, not pipelines.
+ * how the work is handed over and reported (delivery). The ends live in ends/ (action-*.ts: picked
+ * by src/work.ts; local-*.ts: picked by src/commands/run.ts); CI repair and flaky triage add ends
+ * of their own, not pipelines.
  */
 import type { SessionOptions } from "../agent/session.ts";
 import type { LoopEvent, SessionResult } from "../domain/loop.ts";
