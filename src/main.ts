@@ -3,15 +3,12 @@
  * plain "nothing to do"), and hands it to the pipeline in work.ts. Bad configuration fails here,
  * before anything on GitHub or in the repository changes.
  */
-import { join } from "node:path";
 import * as core from "@actions/core";
 import { describeError } from "./errors.ts";
 import { DEFAULTS } from "./config/config.ts";
-import type { Config } from "./config/config.ts";
 import { readInputs } from "./config/inputs.ts";
 import { loadConfig } from "./config/load.ts";
 import { createGitHubApi } from "./github/client.ts";
-import { knownSecrets } from "./git/secret-scan.ts";
 import type { GitHubApi } from "./github/api.ts";
 import { NO_WORK } from "./domain/ending.ts";
 import { createProgressComment } from "./github/progress.ts";
@@ -19,42 +16,8 @@ import { setOutputs } from "./github/report.ts";
 import type { Task } from "./domain/task.ts";
 import { parseEvent } from "./triggers/event.ts";
 import { runnerContext } from "./runner.ts";
-import type { RunnerContext } from "./runner.ts";
 import { workTask } from "./work.ts";
-import type { NotesPlace } from "./run/ends/action-notes.ts";
-import { createArtifactStore } from "./store/artifact.ts";
-import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
-
-/**
- * The thread's notes: a workflow artifact, and a local copy in RUNNER_TEMP that the `post:` step
- * uploads when the main step ends before its final save (a cancelled or timed-out job).
- */
-export function notesPlace(
-  runner: RunnerContext,
-  config: Config,
-  env: NodeJS.ProcessEnv,
-  threadKey: string,
-): NotesPlace {
-  const localDir = join(runner.tempDir, "pitcrew-notes", threadKey);
-  core.saveState(NOTES_DIR_STATE, localDir);
-  return {
-    store: createArtifactStore({
-      token: config.githubToken,
-      owner: runner.owner,
-      repo: runner.repo,
-      apiUrl: runner.apiUrl,
-      retentionDays: config.retentionDays,
-      sealSecret: config.notesKey ?? config.apiKey,
-      secrets: knownSecrets(env, [config.apiKey, config.githubToken, config.notesKey]),
-      workflowRef: runner.workflowRef,
-      repositoryId: runner.repositoryId,
-      log: LOG,
-      tempDir: runner.tempDir,
-    }),
-    localDir,
-    onSaved: () => core.saveState(NOTES_SAVED_STATE, "true"),
-  };
-}
+import { notesPlace } from "./run/ends/action-notes.ts";
 
 /** A failure before the work started, as the one comment pitcrew leaves on the thread. */
 async function reportFailure(
@@ -121,7 +84,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     });
     const outcome = await workTask({
       task: trigger.task,
-      notes: notesPlace(runner, config, env, trigger.task.threadKey),
+      notes: notesPlace(runner, config, env, trigger.task.threadKey, {
+        log: LOG,
+        saveState: (name, value) => core.saveState(name, value),
+      }),
       config,
       api,
       workspace: runner.workspace,
