@@ -254,7 +254,7 @@ async function check(request: PublishRequest): Promise<void> {
   }
   refuseProtectedChanges(changes, request.protectedPaths);
   // Whole files first: a file too large to read whole is refused before the diff reads it.
-  const files = await scanStagedFiles(workspace, startSha, request.secrets);
+  const files = await scanStagedFiles(workspace, changes, request.secrets);
   const diff = await git(workspace, [
     "-c",
     "core.quotePath=false",

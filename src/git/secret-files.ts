@@ -11,7 +11,6 @@ import { scanForSecrets, scanNames, showSource } from "./secret-scan.ts";
 import type { Finding } from "./secret-scan.ts";
 import { UNPACK_LIMITS, compressionOf, unpack, unpackBudget } from "./secret-unpack.ts";
 import type { Layer, UnpackBudget } from "./secret-unpack.ts";
-import { stagedChanges } from "./staged-checks.ts";
 import type { StagedChange } from "./staged-checks.ts";
 
 /** A file read whole for the scan; a larger one is a finding, not passed unseen. */
@@ -105,12 +104,10 @@ interface Sized {
  */
 export async function scanStagedFiles(
   workspace: string,
-  startSha: string,
+  changes: readonly StagedChange[],
   known: readonly string[],
 ): Promise<Finding[]> {
-  const staged = (await stagedChanges(workspace, startSha)).filter(
-    (blob) => blob.status !== "D" && CONTENT_MODES.has(blob.newMode),
-  );
+  const staged = changes.filter((blob) => blob.status !== "D" && CONTENT_MODES.has(blob.newMode));
   const added = staged.filter((blob) => blob.status === "A").map((blob) => blob.path);
   const findings = scanNames(added, known);
   if (staged.length === 0) return findings;

@@ -8,6 +8,7 @@
 import { Buffer } from "node:buffer";
 import { MIN_KNOWN_LENGTH, PATTERNS, looksRandom } from "../git/secret-scan.ts";
 import type { Pattern } from "../git/secret-scan.ts";
+import { KNOWN_KINDS } from "../git/secret-forms.ts";
 import type { Notes } from "../domain/notes.ts";
 
 export type TextFormat = "text" | "json";
@@ -22,8 +23,9 @@ export interface Scrubber {
   scrub(text: string, format: TextFormat): Scrubbed;
 }
 
-const KNOWN = "a secret pitcrew holds";
-const KNOWN_BASE64 = "a secret pitcrew holds, base64-encoded";
+// The push scan's names for a held value's forms, so a person reads one wording everywhere.
+const KNOWN = KNOWN_KINDS.plain;
+const KNOWN_BASE64 = KNOWN_KINDS.base64;
 
 export function withheldMarker(kind: string): string {
   return `[withheld: ${kind}]`;

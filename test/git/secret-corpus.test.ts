@@ -14,6 +14,7 @@ import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { addedLines } from "../../src/git/publish.ts";
 import { scanStagedFiles } from "../../src/git/secret-files.ts";
+import { stagedChanges } from "../../src/git/staged-checks.ts";
 import { scanForSecrets } from "../../src/git/secret-scan.ts";
 import type { Finding, ScanItem } from "../../src/git/secret-scan.ts";
 import { fakeSecrets } from "../support/secret-fixtures.ts";
@@ -99,7 +100,7 @@ describe("no false alarm on real code, with realistic held values", () => {
       .split("\0")
       .filter((path) => path !== "");
     assert.ok(files.length > 100);
-    const findings = await scanStagedFiles(ROOT, EMPTY_TREE, KNOWN);
+    const findings = await scanStagedFiles(ROOT, await stagedChanges(ROOT, EMPTY_TREE), KNOWN);
     report(t, "tracked files", `${files.length} files, names and contents`, findings);
   });
 
