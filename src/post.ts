@@ -46,7 +46,7 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       apiUrl: runner.apiUrl,
       retentionDays: inputs.retentionDays ?? DEFAULTS.retentionDays,
       sealSecret,
-      secrets: knownSecrets(env, [inputs.apiKey, inputs.githubToken, inputs.notesKey]),
+      secrets: knownSecrets(env, inputs),
       workflowRef: runner.workflowRef,
       repositoryId: runner.repositoryId,
       log: { info: (message) => core.info(message), warning: (message) => core.warning(message) },

@@ -52,7 +52,7 @@ export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
 function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
   const { task, config, api, log } = options;
   // The log lines of the turns pass the secret check on their way out, as every posted text does.
-  const secrets = knownSecrets(options.env, [config.apiKey, config.githubToken, config.notesKey]);
+  const secrets = knownSecrets(options.env, config);
   const groups = createLogGroups({
     ...log,
     info: (message) => log.info(withholdSecrets(message, secrets)),

@@ -179,12 +179,27 @@ const SECRET_VARIABLES = [
   "INPUT_GITHUB-TOKEN",
 ];
 
-/** The secret values the harness knows: `extra` (API key, GitHub token) and the job's own. */
+/** The secret inputs the harness is given; config and raw inputs both have this shape. */
+export interface HeldSecrets {
+  apiKey?: string;
+  githubToken?: string;
+  notesKey?: string;
+}
+
+/**
+ * The secret values the harness knows: its secret inputs and the job's own. Every caller (the
+ * push, the posted text, the notes) passes the same inputs, so none can forget one.
+ */
 export function knownSecrets(
   env: Readonly<Record<string, string | undefined>>,
-  extra: readonly (string | undefined)[],
+  held: HeldSecrets,
 ): string[] {
-  const values = [...extra, ...SECRET_VARIABLES.map((name) => env[name])];
+  const values = [
+    held.apiKey,
+    held.githubToken,
+    held.notesKey,
+    ...SECRET_VARIABLES.map((name) => env[name]),
+  ];
   return [
     ...new Set(values.filter((value): value is string => (value?.length ?? 0) >= MIN_KNOWN_LENGTH)),
   ];

@@ -101,12 +101,10 @@ describe("knownSecrets", () => {
       OPENAI_API_KEY: "short",
       HOME: "/home/runner/not-a-secret",
     };
-    assert.deepEqual(knownSecrets(env, ["sk-input-api-key", undefined, ""]), [
-      "sk-input-api-key",
-      "ghs_job_token_value",
-      "runtime-token-value",
-      "id-token-request-value",
-    ]);
+    assert.deepEqual(
+      knownSecrets(env, { apiKey: "sk-input-api-key", githubToken: undefined, notesKey: "" }),
+      ["sk-input-api-key", "ghs_job_token_value", "runtime-token-value", "id-token-request-value"],
+    );
   });
 });
 

@@ -55,7 +55,7 @@ export function notesPlace(
       apiUrl: runner.apiUrl,
       retentionDays: config.retentionDays,
       sealSecret: config.notesKey ?? config.apiKey,
-      secrets: knownSecrets(env, [config.apiKey, config.githubToken, config.notesKey]),
+      secrets: knownSecrets(env, config),
       workflowRef: runner.workflowRef,
       repositoryId: runner.repositoryId,
       log: effects.log,
