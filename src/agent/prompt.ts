@@ -40,6 +40,14 @@ For any task of more than a couple of steps, keep a todo list with todo_write: t
 When you are done, answer without calling a tool. That answer becomes the core of the pull request description: what was wrong, what you changed, how you verified it, and what is left.`;
 
 /**
+ * The run's branch, said once in the start messages: it does not change during a run (the agent
+ * cannot write .git), so the reminder names it only after a compaction cut this message away.
+ */
+export function branchLine(branch: string): string {
+  return `You are on the branch ${branch}: the harness commits your changes to it when you finish.`;
+}
+
+/**
  * Fences text that did not come from the person running pitcrew. Instructions inside it are
  * data; the label says where it came from and who wrote it.
  */

@@ -18,9 +18,9 @@ export interface ContextSettings {
   /** The model's context window, in tokens. */
   window: number;
   /** Share of the window at which clearing, then compaction, fire. */
-  compactAt: number;
+  compactAt: 0.85;
   /** Share of the window the newest messages may fill after a compaction. */
-  keepAfterCompaction: number;
+  keepAfterCompaction: 0.35;
   /** Share of the window the view may fill at most (the rest is room for the answer). */
   hardLimit: number;
 }
@@ -44,8 +44,12 @@ export interface Prepared {
 }
 
 export interface PrepareOptions {
-  /** The late-injected reminder: sent last, never stored, and counted in the budget. */
-  reminder?: Message;
+  /**
+   * The late-injected reminder: sent last, never stored, and counted in the budget. Made once the
+   * view is known: `rebased` says this request compacted or dropped, so what the old start of the
+   * view showed is gone. The budget reserves room for its larger form, `reminder(true)`.
+   */
+  reminder?: (rebased: boolean) => Message;
   /** Writes the handoff note; absent, layer 4 is skipped and the last resort is dropping. */
   compactor?: Compactor;
 }
@@ -114,17 +118,20 @@ export class ContextManager {
    */
   async prepare(history: readonly Message[], options: PrepareOptions = {}): Promise<Prepared> {
     const { window, compactAt, hardLimit } = this.settings;
-    const tail = options.reminder ? [options.reminder] : [];
+    const reminder = options.reminder;
+    const reserve = reminder ? [reminder(true)] : [];
+    const tail = (fired: Prepared["fired"]): Message[] =>
+      reminder ? [reminder(fired.includes("compact") || fired.includes("drop"))] : [];
     // The view's layers work on per-message estimates; scale their budgets by how far the
     // measure of the request lies above the plain sum. Measured as the sticky state sends the
     // history, before this request's new stubs: that is the last request plus what was appended
     // since, which the ledger anchors on the reported usage (a stub below the anchor would send
     // it back to estimating every message), and new stubs only make the request smaller.
     const current = renderView(this.#base(history), this.#state);
-    const reserved = this.#total(tail);
+    const reserved = this.#total(reserve);
     const scale = Math.max(
       1,
-      this.#measure(current, tail) / Math.max(1, this.#total(current) + reserved),
+      this.#measure(current, reserve) / Math.max(1, this.#total(current) + reserved),
     );
     const soft = buildView(this.#base(history), this.#state, {
       budget: (window * compactAt) / scale - reserved,
@@ -134,7 +141,7 @@ export class ContextManager {
     this.#state = soft.state;
     const fired: Prepared["fired"] = [...soft.fired];
     if ((this.#total(soft.messages) + reserved) * scale <= window * compactAt) {
-      return this.#prepared(soft.messages, tail, fired, scale);
+      return this.#prepared(soft.messages, tail(fired), fired, scale);
     }
     if (options.compactor) {
       await this.compact(history, options.compactor, soft.messages);
@@ -146,7 +153,7 @@ export class ContextManager {
     });
     this.#state = hard.state;
     fired.push(...hard.fired);
-    return this.#prepared(hard.messages, tail, fired, scale);
+    return this.#prepared(hard.messages, tail(fired), fired, scale);
   }
 
   #prepared(view: Message[], tail: Message[], fired: Prepared["fired"], scale: number): Prepared {
@@ -172,7 +179,13 @@ export class ContextManager {
     const start = this.#compaction?.from ?? systemMessages(history).length;
     const sent = noteMessage(note);
     const budget = this.settings.window * this.settings.keepAfterCompaction - this.#estimate(sent);
-    const from = keepFrom(history, start, Math.max(0, budget), this.#estimate);
+    // The tail is measured as it will be sent: stubbed (the layers start afresh on the new base).
+    const stubbed = buildView(history, EMPTY_VIEW_STATE, {
+      budget: Number.POSITIVE_INFINITY,
+      estimate: this.#estimate,
+      allowDrop: false,
+    }).messages;
+    const from = keepFrom(stubbed, start, Math.max(0, budget), this.#estimate);
     this.#compaction = { note, from };
     this.#note = sent;
     this.#state = EMPTY_VIEW_STATE;

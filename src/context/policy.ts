@@ -13,7 +13,7 @@ import type { Message } from "../domain/messages.ts";
 import type { Usage } from "../domain/usage.ts";
 import { ContextManager } from "./manager.ts";
 import type { Compactor, ContextSettings, Prepared } from "./manager.ts";
-import { reminderMessage } from "./reminder.ts";
+import { WHOLE_REMINDER, reminderMessage, sameTodos } from "./reminder.ts";
 import type { ReminderFacts } from "./reminder.ts";
 import { TokenLedger, estimateMessage } from "./tokens.ts";
 
@@ -61,13 +61,29 @@ export function layeredPolicy(options: LayeredPolicyOptions = {}): ContextPolicy
     estimate: estimateMessage,
     ledger: new TokenLedger({ fixedTokens: options.fixedTokens ?? 0 }),
   });
+  // What the view shows besides the history's newest round, for the reminder to leave out. At the
+  // start, the start messages name the branch and show the todo list (empty, or the one a
+  // continued run restored). A change of the list is the model's own todo_write, in the newest
+  // round. A compaction or a drop cuts the start messages and maybe that call away: from then on
+  // the reminder names the branch, and recites the list until the model writes it again.
+  const cut = { branch: false, todos: false };
+  const rebase = (): void => {
+    cut.branch = true;
+    cut.todos = true;
+  };
+  let lastTodos: ReminderFacts["todos"] = [];
   return {
     async view(history, summarize) {
       const facts = options.reminder ? await options.reminder() : null;
+      if (facts && !sameTodos(facts.todos, lastTodos)) cut.todos = false;
+      lastTodos = facts?.todos ?? [];
       const prepared = await manager.prepare(history, {
-        reminder: facts ? reminderMessage(facts) : undefined,
+        reminder: facts
+          ? (rebased) => reminderMessage(facts, rebased ? WHOLE_REMINDER : { ...cut })
+          : undefined,
         compactor: summarize,
       });
+      if (prepared.fired.includes("compact") || prepared.fired.includes("drop")) rebase();
       return {
         ...prepared,
         compaction: prepared.fired.includes("compact") ? manager.compaction : null,
@@ -76,7 +92,13 @@ export function layeredPolicy(options: LayeredPolicyOptions = {}): ContextPolicy
     record(usage) {
       manager.record(usage.promptTokens);
     },
-    compact: (history, summarize) => manager.compact(history, summarize),
-    dropOldest: (history) => manager.dropOldest(history),
+    compact(history, summarize) {
+      rebase();
+      return manager.compact(history, summarize);
+    },
+    dropOldest(history) {
+      rebase();
+      manager.dropOldest(history);
+    },
   };
 }

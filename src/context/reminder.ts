@@ -1,10 +1,16 @@
 /**
  * Late injection: the volatile facts appended as the last message of each request and never
- * stored — the time, the branch, the todo list, and the files that changed since the model's last
- * turn without its own write or edit. Keeping them out of the system prompt and the history keeps
- * the prompt prefix byte-identical between requests. Pure: the session gathers the facts (it
- * reads git inside the sandbox, agent/workspace-facts.ts) and hands them in; this file only says
- * what they mean and how they read.
+ * stored — the time, the files that changed since the model's last turn without its own write or
+ * edit, and the branch and the todo list when nothing else in the view shows them. Keeping them
+ * out of the system prompt and the history keeps the prompt prefix byte-identical between
+ * requests. Pure: the session gathers the facts (it reads git inside the sandbox,
+ * agent/workspace-facts.ts) and hands them in; this file only says what they mean and how they
+ * read.
+ *
+ * A reminder is never cached (the next request puts the model's answer where it stood), so it
+ * says only what the model cannot see elsewhere in the request. The branch is named in the start
+ * messages and the todo list in the model's own latest `todo_write` call; the reminder names them
+ * only once a compaction or a drop has cut those messages out of the view (`ReminderOptions`).
  */
 import type { Message } from "../domain/messages.ts";
 import type { Todo } from "../domain/todos.ts";
@@ -19,16 +25,32 @@ export interface ReminderFacts {
   nestedRepositories?: readonly string[];
 }
 
+/** What the view the reminder ends no longer shows, so the reminder must. */
+export interface ReminderOptions {
+  /** The start messages, which name the branch, were cut away. */
+  branch: boolean;
+  /** No todo_write call that shows the list as it stands is in view. */
+  todos: boolean;
+}
+
+/** Everything: the reminder at its largest, for a view that shows none of it. */
+export const WHOLE_REMINDER: ReminderOptions = { branch: true, todos: true };
+
 const MARK: Record<Todo["status"], string> = {
   completed: "[x]",
   in_progress: "[~]",
   pending: "[ ]",
 };
 
-export function reminderText(facts: ReminderFacts): string {
-  const lines = [`<reminder>`, `time: ${facts.now.toISOString()}`];
-  if (facts.branch) lines.push(`branch: ${facts.branch}`);
-  if (facts.todos.length > 0) {
+/** The time to the minute: the model plans against its time budget, not seconds. */
+function minute(now: Date): string {
+  return `${now.toISOString().slice(0, 16)}Z`;
+}
+
+export function reminderText(facts: ReminderFacts, show: ReminderOptions): string {
+  const lines = [`<reminder>`, `time: ${minute(facts.now)}`];
+  if (show.branch && facts.branch) lines.push(`branch: ${facts.branch}`);
+  if (show.todos && facts.todos.length > 0) {
     lines.push("todo list:", ...facts.todos.map((todo) => `${MARK[todo.status]} ${todo.content}`));
   }
   if (facts.changedFiles.length > 0) {
@@ -48,6 +70,14 @@ export function reminderText(facts: ReminderFacts): string {
   return lines.join("\n");
 }
 
-export function reminderMessage(facts: ReminderFacts): Message {
-  return { role: "user", content: reminderText(facts) };
+export function reminderMessage(facts: ReminderFacts, show: ReminderOptions): Message {
+  return { role: "user", content: reminderText(facts, show) };
+}
+
+/** Whether two todo lists say the same. */
+export function sameTodos(a: readonly Todo[], b: readonly Todo[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((todo, index) => todo.content === b[index]?.content && todo.status === b[index]?.status)
+  );
 }

@@ -6,7 +6,7 @@
  * are written here once.
  */
 import { loadShellParser } from "../agent/shell/parse.ts";
-import { SYSTEM_PROMPT, continuePrompt } from "../agent/prompt.ts";
+import { SYSTEM_PROMPT, branchLine, continuePrompt } from "../agent/prompt.ts";
 import { runSession } from "../agent/session.ts";
 import type { SessionResult } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
@@ -73,6 +73,8 @@ async function work<W extends Workspace, O>(
   const start: Message[] = [
     { role: "system", content: SYSTEM_PROMPT },
     { role: "user", content: taskPrompt(request, brief.prompt, earlier) },
+    // A message of its own, so the task stays the first user message (a continue quotes it).
+    { role: "user", content: branchLine(workspace.branch) },
   ];
   const checkpoint = createCheckpoint({
     store: notes.store,

@@ -354,9 +354,13 @@ describe("the agent loop", needsBwrap(), () => {
     const reminders = server.requests.map((request) =>
       String(request.body.messages.at(-1)?.content),
     );
-    for (const reminder of reminders)
-      assert.match(reminder, /^<reminder>\ntime: \d{4}-\d\d-\d\dT[\s\S]*branch: main/);
-    assert.match(reminders[1] ?? "", /\[~\] fix add/);
+    for (const reminder of reminders) {
+      assert.match(reminder, /^<reminder>\ntime: \d{4}-\d\d-\d\dT\d\d:\d\dZ\n/);
+      // Shown elsewhere in the request: the branch by the start messages, the list by todo_write.
+      assert.doesNotMatch(reminder, /branch:|todo list/);
+    }
+    const listed = server.requests[1]?.body.messages.find((message) => message.role === "tool");
+    assert.match(String(listed?.content), /\[~\] fix add/, "todo_write's result shows the list");
     assert.match(
       reminders[2] ?? "",
       /these files changed since your last turn[^\n]*\n- calc\.js/,

@@ -74,7 +74,8 @@ describe("ContextManager", () => {
 
   test("compact() on demand (a too-long rejection), then dropOldest halves the view", async () => {
     const manager = new ContextManager({ estimate, settings: { window: 10_000 } });
-    const history = [...HEAD, ...Array.from({ length: 20 }, (_, n) => round(n + 1, 2000)).flat()];
+    // Results under 600 characters, never stubbed: 40 rounds pass the 35% a compaction keeps.
+    const history = [...HEAD, ...Array.from({ length: 40 }, (_, n) => round(n + 1, 500)).flat()];
     await manager.compact(history, () => Promise.resolve("note"));
     assert.ok(manager.compaction !== null && manager.compaction.from > HEAD.length);
     const before = await manager.prepare(history);
@@ -100,7 +101,16 @@ describe("the reminder in the budget", () => {
     assert.deepEqual(alone.fired, [], "the history alone fits under the threshold");
     assert.equal(alone.tokens, total);
 
-    const reminder: Message = { role: "user", content: "<reminder>\ntime: now\n</reminder>" };
+    const short: Message = { role: "user", content: "<reminder>\ntime: now\n</reminder>" };
+    const whole: Message = {
+      role: "user",
+      content: "<reminder>\ntime: now\nbranch: main\ntodo list:\n[ ] a longer line\n</reminder>",
+    };
+    const asked: boolean[] = [];
+    const reminder = (rebased: boolean): Message => {
+      asked.push(rebased);
+      return rebased ? whole : short;
+    };
     const manager = new ContextManager({ estimate, settings: { window } });
     const notes: Message[][] = [];
     const compactor = (messages: Message[]): Promise<string> => {
@@ -111,12 +121,54 @@ describe("the reminder in the budget", () => {
     // Nothing to stub or clear: the handoff note is the layer that fires.
     assert.deepEqual(prepared.fired, ["compact"]);
     assert.equal(notes.length, 1);
-    assert.equal(prepared.messages.at(-1), reminder);
+    assert.deepEqual(asked, [true, true], "room reserved for the larger form; rebased, it is sent");
+    assert.equal(prepared.messages.at(-1), whole);
     assert.ok(prepared.tokens <= window * 0.95, `${prepared.tokens} tokens, reminder included`);
     assert.equal(
       prepared.tokens,
       prepared.messages.reduce((sum, message) => sum + estimate(message), 0),
     );
+  });
+});
+
+describe("the reminder's form", () => {
+  test("the budget reserves the larger form; a request that did not rebase sends the short one", async () => {
+    const short: Message = { role: "user", content: "<reminder>\ntime: now\n</reminder>" };
+    const whole: Message = {
+      role: "user",
+      content: `<reminder>\n${"todo ".repeat(400)}\n</reminder>`,
+    };
+    const history = [...HEAD, ...Array.from({ length: 4 }, (_, n) => round(n + 1, 400)).flat()];
+    const total = history.reduce((sum, message) => sum + estimate(message), 0);
+    // The history and the short form fit under the threshold; with the larger form they would not.
+    const window = Math.ceil((total + estimate(short) + 5) / 0.85);
+    assert.ok(total + estimate(whole) > window * 0.85);
+    const manager = new ContextManager({ estimate, settings: { window } });
+    const prepared = await manager.prepare(history, {
+      reminder: (rebased) => (rebased ? whole : short),
+      compactor: () => Promise.resolve("## Goal\nthe note"),
+    });
+    assert.ok(prepared.fired.includes("compact"), "the larger form counted: the layers fire");
+    assert.equal(prepared.messages.at(-1), whole, "it compacted, so the larger form is sent");
+
+    const calm = new ContextManager({ estimate, settings: { window: window * 10 } });
+    const plain = await calm.prepare(history, { reminder: (rebased) => (rebased ? whole : short) });
+    assert.deepEqual(plain.fired, []);
+    assert.equal(plain.messages.at(-1), short);
+  });
+});
+
+describe("the tail a compaction keeps", () => {
+  test("is measured as it will be sent, stubbed: the share of the window is filled, not a few raw rounds", async () => {
+    // Twenty rounds of 8,000-character results: raw, one round is ~2,000 tokens; stubbed, ~80.
+    const history = [...HEAD, ...Array.from({ length: 20 }, (_, n) => round(n + 1, 8000)).flat()];
+    const manager = new ContextManager({ estimate, settings: { window: 20_000 } });
+    const compaction = await manager.compact(history, () => Promise.resolve("the note"));
+    const keptRounds = (history.length - compaction.from) / 2;
+    // 35% of 20,000 is 7,000 tokens: as sent, every round but the newest is a stub, so all fit.
+    assert.equal(compaction.from, 1, `${keptRounds} rounds kept: all after the system prompt`);
+    const after = await manager.prepare(history);
+    assert.ok(after.tokens <= 20_000 * 0.35 + 200, `${after.tokens} tokens after the compaction`);
   });
 });
 

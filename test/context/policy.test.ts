@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { layeredPolicy } from "../../src/context/policy.ts";
 import type { ReminderFacts } from "../../src/context/reminder.ts";
-import { reminderText } from "../../src/context/reminder.ts";
+import { WHOLE_REMINDER, reminderText } from "../../src/context/reminder.ts";
 import type { Message } from "../../src/domain/messages.ts";
 import { ZERO_USAGE } from "../../src/domain/usage.ts";
 import { HEAD } from "../support/history.ts";
@@ -43,6 +43,8 @@ const FACTS: ReminderFacts = {
 };
 
 const facts = (): Promise<ReminderFacts> => Promise.resolve(FACTS);
+/** The reminder while the start messages and the model's latest todo_write are in view. */
+const SHORT = { branch: false, todos: false };
 const noNote = (): Promise<string> => Promise.reject(new Error("no compaction expected"));
 
 /** Rounds whose results the next requests send whole (under 600 characters: never stubbed). */
@@ -52,7 +54,7 @@ describe("layeredPolicy", () => {
   test("the reminder from the facts ends the request, after the view of the history", async () => {
     const policy = layeredPolicy({ reminder: facts });
     const view = await policy.view(history, noNote);
-    assert.deepEqual(view.messages.at(-1), { role: "user", content: reminderText(FACTS) });
+    assert.deepEqual(view.messages.at(-1), { role: "user", content: reminderText(FACTS, SHORT) });
     assert.deepEqual(
       view.messages.slice(0, -1),
       history,
@@ -84,7 +86,36 @@ describe("layeredPolicy", () => {
       from: view.compaction?.from,
     });
     assert.ok(view.tokens <= window * 0.95, `${view.tokens} tokens within the hard limit`);
-    assert.equal(view.messages.at(-1)?.content, reminderText(FACTS), "the reminder still last");
+    assert.equal(
+      view.messages.at(-1)?.content,
+      reminderText(FACTS, WHOLE_REMINDER),
+      "the reminder still last, whole: the compaction cut the start messages away",
+    );
+  });
+
+  test("after a compaction the reminder names the branch, and recites the list until the model writes it again", async () => {
+    let todos = FACTS.todos;
+    const policy = layeredPolicy({
+      settings: { window: 4_000 },
+      reminder: () => Promise.resolve({ ...FACTS, todos }),
+    });
+    const reminderOf = async (messages: Message[]): Promise<string> =>
+      (await policy.view(messages, () => Promise.resolve("## Goal\nthe note"))).messages.at(-1)
+        ?.content ?? "";
+    const before = await reminderOf(history.slice(0, 6));
+    assert.doesNotMatch(before, /branch|todo list/, "the start messages and todo_write show them");
+    assert.match(before, /^<reminder>\ntime: 2026-01-15T09:00Z\nthese files changed/);
+
+    await policy.compact(history, () => Promise.resolve("## Goal\nthe note"));
+    const after = await reminderOf(history);
+    assert.match(after, /branch: pitcrew\/issue-7\ntodo list:\n\[x\] reproduce[^\n]*\n\[~\] fix/);
+    const again = await reminderOf(history);
+    assert.match(again, /todo list:/, "still recited: the model has not written the list since");
+
+    todos = [{ content: "run the whole suite", status: "in_progress" }];
+    const written = await reminderOf(history);
+    assert.doesNotMatch(written, /todo list/, "the model's own todo_write is the newest round");
+    assert.match(written, /branch: pitcrew\/issue-7/, "the start messages are still cut away");
   });
 
   test("the ledger: the usage recorded anchors the next estimate", async () => {

@@ -212,6 +212,12 @@ describe("runTask", needsBwrap(), () => {
       assert.match(String(task), /^You are continuing work an earlier pitcrew run started/);
       assert.match(String(task), /The task, as first given:\n\nFix add\(\) in calc\.js\./);
       assert.match(String(task), /What to do now, from the person who asked:\n\nnow the docs/);
+      assert.doesNotMatch(String(task), /You are on the branch/, "the first run's task, as it was");
+      assert.equal(
+        second.requests[0]?.body.messages[2]?.content,
+        "You are on the branch pitcrew/test: the harness commits your changes to it when you finish.",
+        "the branch, said once in the start messages",
+      );
     } finally {
       await second.close();
     }

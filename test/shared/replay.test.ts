@@ -83,13 +83,11 @@ describe("replay of the shared trajectories", needsShared("trajectories"), () =>
       assert.ok(total.cost_ratio_r01 <= 0.75, `cost_ratio_r01 ${total.cost_ratio_r01}`);
       assert.ok(total.cost_ratio_r025 <= 0.65, `cost_ratio_r025 ${total.cost_ratio_r025}`);
       assert.ok(total.tokens_ratio <= 0.7, `tokens_ratio ${total.tokens_ratio}`);
-      // The cache-hit goal. The issue's 0.92 was met (0.922) by a replay that sent no reminder;
-      // every request the loop makes ends with one (~200 tokens here), and it is never cached:
-      // the next request puts the model's answer where it stood. With it, no clearing threshold
-      // in 2–15× passes 0.910 (docs/context.md), so the goal asserted is the research's, 0.90
-      // (../shared/research/context.md §0). The replay is deterministic, so the margin above it
-      // (0.009 when measured) guards against changes to the policy, not against noise.
-      assert.ok(total.cache_hit_ratio >= 0.9, `cache_hit_ratio ${total.cache_hit_ratio}`);
+      // The context issue's cache-hit goal, with the reminder every live request ends with
+      // (never cached: the next request puts the model's answer where it stood). The replay is
+      // deterministic, so the goal is asserted as it stands, with no tolerance: 0.9217 when
+      // measured, a margin of 0.0017 that any change to the policy must keep.
+      assert.ok(total.cache_hit_ratio >= 0.92, `cache_hit_ratio ${total.cache_hit_ratio}`);
     }
   });
 });

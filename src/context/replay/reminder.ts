@@ -3,8 +3,10 @@
  * uncached and counted in the budget, so a replay without it would measure requests that never
  * run. A recorded session has no facts of its own; these are made up but shaped like a run's: the
  * time a minute on per request, the branch, a todo list of eight items worked through one every
- * eight requests, and every seventh request two files a command changed. Each reminder is
- * 150–300 o200k tokens (about 200; the tests check), the size of a real run's with a todo list.
+ * eight requests (each change stands for the model's own todo_write), and every seventh request
+ * two files a command changed. The policy makes of them what it makes of a live run's facts: the
+ * time and the changed files (about 25 tokens), and after a compaction also the branch and the
+ * whole list, 150–300 o200k tokens (the tests check).
  */
 import type { ReminderFacts } from "../reminder.ts";
 import type { Todo } from "../../domain/todos.ts";
