@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { PitcrewError, describeError } from "../errors.ts";
 import { toolDefinitions } from "../agent/tools/index.ts";
 import type { ToolDefinition } from "../domain/tools.ts";
@@ -77,7 +78,8 @@ function parse(args: string[]): ReplayArgs {
 
 /**
  * A recorded session from a file: the reading is the command's (context/ does no I/O), the
- * parsing `parseSession`'s. A file that cannot be read is `replay-unreadable`, saying why.
+ * parsing `parseSession`'s. A name ending in `.gz` is gunzipped first. A file that cannot be read
+ * (or unzipped) is `replay-unreadable`, saying why.
  */
 export async function loadSession(
   file: string,
@@ -85,7 +87,8 @@ export async function loadSession(
 ): Promise<RecordedSession> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    const bytes = await readFile(file);
+    text = (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -95,7 +98,9 @@ export async function loadSession(
           ? "a directory, not a file"
           : code === "EACCES"
             ? "not readable (permission denied)"
-            : (error as Error).message;
+            : code?.startsWith("Z_")
+              ? `not gzip data (${(error as Error).message})`
+              : (error as Error).message;
     throw new PitcrewError("replay-unreadable", `${file}: ${why}.`, { cause: error });
   }
   return parseSession(text, file, known);

@@ -2,15 +2,29 @@
  * Recorded sessions parsed into pitcrew's own history for replay: OpenAI chat-completions message
  * arrays (a JSON array, a request body with `messages`, or JSONL with one message a line; pitcrew's
  * own Message shape is accepted too), and mini-swe-agent-1 trajectories, whose fenced bash blocks
- * become `bash` tool calls. Pure: the command reads the file (commands/context.ts) and hands its
- * text here. Nothing here counts tokens or judges a policy. pitcrew's own tool definitions are
- * handed in by the caller (`known`): this layer does not reach into the agent for them.
+ * become `bash` tool calls. Other agents' recordings are read by their parsers in formats/ (SWE-agent
+ * trajectories, OpenHands event streams, Claude Code transcripts); this file tells the formats apart.
+ * Pure: the command reads the file (commands/context.ts) and hands its text here. Nothing here
+ * counts tokens or judges a policy. pitcrew's own tool definitions are handed in by the caller
+ * (`known`): this layer does not reach into the agent for them.
  */
 import type { Message, ToolCall } from "../../domain/messages.ts";
 import type { ToolDefinition } from "../../domain/tools.ts";
 import { PitcrewError } from "../../errors.ts";
+import { fromClaudeCodeJsonl, isClaudeCodeJsonl } from "./formats/claude-code-jsonl.ts";
+import { isObject, textOf, toolCallOf, toolDefinitionOf } from "./formats/common.ts";
+import { fromOpenHandsEvents, isOpenHandsEvents } from "./formats/openhands-events.ts";
+import { fromOpenHandsSdkEvents, isOpenHandsSdkEvents } from "./formats/openhands-sdk-events.ts";
+import { fromSweAgentTrajectory, isSweAgentTrajectory } from "./formats/swe-agent-traj.ts";
 
-export type SessionFormat = "openai-messages" | "openai-jsonl" | "mini-swe-agent-1";
+export type SessionFormat =
+  | "openai-messages"
+  | "openai-jsonl"
+  | "mini-swe-agent-1"
+  | "swe-agent-traj"
+  | "openhands-events"
+  | "openhands-sdk-events"
+  | "claude-code-jsonl";
 
 export interface RecordedSession {
   /** The file as the caller named it. */
@@ -30,45 +44,6 @@ export interface RecordedSession {
 
 function bad(file: string, sentence: string): PitcrewError {
   return new PitcrewError("replay-bad-file", `${file}: ${sentence}`);
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Message content as text: a string, null, or an array of text parts. */
-function textOf(value: unknown, where: () => string): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) {
-    return value
-      .map((part: unknown) => {
-        if (isObject(part) && part.type === "text" && typeof part.text === "string")
-          return part.text;
-        const kind = isObject(part) && typeof part.type === "string" ? part.type : typeof part;
-        throw new Error(`${where()} has a content part of type '${kind}'; only text is replayed`);
-      })
-      .join("");
-  }
-  throw new Error(`${where()} has content that is neither text nor a list of text parts`);
-}
-
-function toolCallOf(value: unknown, where: () => string): ToolCall {
-  if (!isObject(value)) throw new Error(`${where()} has a tool call that is not an object`);
-  const fn = isObject(value.function) ? value.function : value;
-  const name = fn.name;
-  const args = fn.arguments;
-  if (typeof value.id !== "string" || value.id === "")
-    throw new Error(`${where()} has a tool call without an id`);
-  if (typeof name !== "string" || name === "")
-    throw new Error(`${where()} has a tool call without a function name`);
-  return {
-    id: value.id,
-    name,
-    arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
-  };
 }
 
 /**
@@ -197,17 +172,6 @@ function reportedUsage(values: readonly unknown[]): RecordedSession["reported"] 
   return calls > 0 ? { calls, promptTokens, cachedTokens } : undefined;
 }
 
-function toolDefinitionOf(value: unknown, where: () => string): ToolDefinition {
-  const fn = isObject(value) && isObject(value.function) ? value.function : value;
-  if (!isObject(fn) || typeof fn.name !== "string")
-    throw new Error(`${where()} is not a function tool with a name`);
-  return {
-    name: fn.name,
-    description: typeof fn.description === "string" ? fn.description : "",
-    parameters: isObject(fn.parameters) ? fn.parameters : {},
-  };
-}
-
 /** pitcrew's definitions (`known`) of the tools the history calls, in pitcrew's order. */
 function knownTools(
   history: readonly Message[],
@@ -221,8 +185,28 @@ function knownTools(
   return known.filter((tool) => used.has(tool.name));
 }
 
+/** An OpenHands event stream (0.x events or SDK events): its history, and its tools if it has them. */
+function fromOpenHands(
+  events: readonly unknown[],
+  known: readonly ToolDefinition[],
+  instruction?: unknown,
+): Omit<RecordedSession, "file"> | undefined {
+  const sdk = isOpenHandsSdkEvents(events);
+  if (!sdk && !isOpenHandsEvents(events)) return undefined;
+  const { history, tools } = sdk
+    ? fromOpenHandsSdkEvents(events, instruction)
+    : fromOpenHandsEvents(events);
+  return {
+    format: sdk ? "openhands-sdk-events" : "openhands-events",
+    history,
+    tools: tools ?? knownTools(history, known),
+  };
+}
+
 function fromJson(value: unknown, known: readonly ToolDefinition[]): Omit<RecordedSession, "file"> {
   if (Array.isArray(value)) {
+    const events = fromOpenHands(value, known);
+    if (events) return events;
     const history = fromOpenAIMessages(value);
     return { format: "openai-messages", history, tools: knownTools(history, known) };
   }
@@ -243,6 +227,18 @@ function fromJson(value: unknown, known: readonly ToolDefinition[]): Omit<Record
       ...(reported ? { reported } : {}),
     };
   }
+  if (Array.isArray(value.history)) {
+    if (isSweAgentTrajectory(value)) {
+      const history = fromSweAgentTrajectory(value.history);
+      return { format: "swe-agent-traj", history, tools: knownTools(history, known) };
+    }
+    const events = fromOpenHands(value.history, known, value.instruction);
+    if (events) return events;
+    if (!Array.isArray(value.messages))
+      throw new Error(
+        "the `history` is neither SWE-agent's messages (each with a `role`) nor OpenHands events",
+      );
+  }
   if (Array.isArray(value.messages)) {
     const history = fromOpenAIMessages(value.messages);
     const tools = Array.isArray(value.tools)
@@ -251,14 +247,14 @@ function fromJson(value: unknown, known: readonly ToolDefinition[]): Omit<Record
     return { format: "openai-messages", history, tools };
   }
   throw new Error(
-    "the JSON object has neither `messages` (a chat request) nor `trajectory_format` (a trajectory)",
+    "the JSON object has neither `messages` (a chat request), `trajectory_format` (a trajectory) nor `history` (a SWE-agent or OpenHands run)",
   );
 }
 
 /**
  * A recorded session from a file's text. JSON first (a list of messages, a chat request body, a
- * trajectory); if the text is not one JSON value, JSONL with one message a line. Errors name the
- * file and the message or line.
+ * trajectory, an event stream); if the text is not one JSON value, JSONL: a Claude Code
+ * transcript, else one message a line. Errors name the file and the message or line.
  */
 export function parseSession(
   text: string,
@@ -294,6 +290,21 @@ export function parseSession(
     }
   }
   if (values.length === 0) throw bad(file, "the file is empty");
+  if (isClaudeCodeJsonl(values)) {
+    try {
+      const { history, reported } = fromClaudeCodeJsonl(values, lineOf);
+      const tools = knownTools(history, known);
+      return {
+        file,
+        format: "claude-code-jsonl",
+        history,
+        tools,
+        ...(reported ? { reported } : {}),
+      };
+    } catch (error) {
+      throw bad(file, error instanceof Error ? error.message : String(error));
+    }
+  }
   try {
     const history = fromOpenAIMessages(values);
     return { file, format: "openai-jsonl", history, tools: knownTools(history, known) };
