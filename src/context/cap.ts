@@ -46,15 +46,27 @@ export function spillNotice(whole: string, path: string): string {
  * characters (cut at line breaks where one is near) around the `notice` lines.
  */
 export function cutAround(text: string, notice: readonly string[]): string {
-  if (text.length <= INLINE_MAX_CHARS) return text;
-  let headEnd = onCharBoundary(text, KEEP_CHARS);
+  return text.length <= INLINE_MAX_CHARS ? text : keepEnds(text, KEEP_CHARS, notice);
+}
+
+/**
+ * The first and last `keep` characters of `text` (cut at line breaks where one is near, never
+ * inside a character) around the `notice` lines; `text` itself when nothing would be cut.
+ */
+export function keepEnds(text: string, keep: number, notice: readonly string[]): string {
+  if (text.length <= 2 * keep) return text;
+  const snap = Math.min(LINE_SNAP, Math.floor(keep / 4));
+  let headEnd = onCharBoundary(text, keep);
   const headBreak = text.lastIndexOf("\n", headEnd - 1);
-  if (headBreak !== -1 && headEnd - headBreak <= LINE_SNAP) headEnd = headBreak + 1;
-  let tailStart = onCharBoundary(text, text.length - KEEP_CHARS);
+  if (headBreak !== -1 && headEnd - headBreak <= snap) headEnd = headBreak + 1;
+  let tailStart = onCharBoundary(text, text.length - keep);
   const tailBreak = text.indexOf("\n", tailStart);
-  if (tailBreak !== -1 && tailBreak - tailStart < LINE_SNAP) tailStart = tailBreak + 1;
+  if (tailBreak !== -1 && tailBreak - tailStart < snap) tailStart = tailBreak + 1;
   const head = text.slice(0, headEnd);
-  return `${head}${head.endsWith("\n") ? "" : "\n"}${notice.join("\n")}\n${text.slice(tailStart)}`;
+  const lines = notice.join("\n");
+  return keep === 0
+    ? lines
+    : `${head}${head.endsWith("\n") ? "" : "\n"}${lines}\n${text.slice(tailStart)}`;
 }
 
 /**

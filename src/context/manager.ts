@@ -10,27 +10,58 @@
 import type { Compaction } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
 import { HANDOFF_REQUEST, keepFrom, noteMessage, systemMessages } from "./compact.ts";
+import { PitcrewError } from "../errors.ts";
+import { capOnce, waterLevel } from "./fit.ts";
+import { REQUEST_OVERHEAD } from "./tokens.ts";
+import type { TokenLedger } from "./tokens.ts";
 import { EMPTY_VIEW_STATE, buildView, renderView } from "./view.ts";
 import type { Layer, ViewState } from "./view.ts";
-import type { TokenLedger } from "./tokens.ts";
+
+/** How a request's tokens follow from its messages' estimates (ContextManager's #pricing). */
+interface Pricing {
+  fixed: number;
+  scale: number;
+}
 
 export interface ContextSettings {
   /** The model's context window, in tokens. */
   window: number;
   /** Share of the window at which clearing, then compaction, fire. */
-  compactAt: 0.85;
+  compactAt: number;
   /** Share of the window the newest messages may fill after a compaction. */
-  keepAfterCompaction: 0.35;
-  /** Share of the window the view may fill at most (the rest is room for the answer). */
-  hardLimit: number;
+  keepAfterCompaction: number;
+  /**
+   * Tokens kept free for the answer: no request is sent whose estimate passes the window minus
+   * this. Default: 5% of the window, at least 1,024 (`outputReserve`).
+   */
+  outputReserve?: number;
 }
 
 export const DEFAULT_CONTEXT: ContextSettings = {
   window: 128_000,
   compactAt: 0.85,
   keepAfterCompaction: 0.35,
-  hardLimit: 0.95,
 };
+
+/** The tokens kept free for the answer (ContextSettings.outputReserve, or its default). */
+export function outputReserve(settings: ContextSettings): number {
+  return settings.outputReserve ?? Math.max(1_024, Math.ceil(settings.window * 0.05));
+}
+
+/** The most tokens any request may be estimated at: the window less the answer's room. */
+export function requestLimit(settings: ContextSettings): number {
+  return settings.window - outputReserve(settings);
+}
+
+/**
+ * The most one message may take in any view, as a share of the request limit: a larger message,
+ * of any role, is sent cut to it. A fifth leaves room, after scaling, for the first messages, the
+ * newest round and the reminder together.
+ */
+const MESSAGE_CAP_SHARE = 1 / 5;
+
+/** No message is cut below this many tokens: a notice of what was cut needs about 40. */
+const MESSAGE_FLOOR_TOKENS = 64;
 
 /** Writes the handoff note: sends `messages` (the current view + the handoff request). */
 export type Compactor = (messages: Message[]) => Promise<string>;
@@ -88,13 +119,34 @@ export class ContextManager {
   }
 
   /**
-   * The request's tokens as best known (`view` then `tail`): anchored on the last report when
-   * there is one.
+   * How the request's tokens follow from the per-message estimates: `fixed`, the tokens every
+   * request carries besides its messages (the tool definitions, as the ledger prices text it has
+   * no count for), plus `scale` × the messages' estimates. `scale` is measured on `current` (the
+   * history as the sticky state sends it, before this request's new stubs: the last request plus
+   * what was appended since, which the ledger anchors on the reported usage), and new stubs only
+   * make a request smaller.
    */
-  #measure(view: readonly Message[], tail: readonly Message[]): number {
-    return this.#ledger
-      ? this.#ledger.estimate(view, tail).tokens
-      : this.#total(view) + this.#total(tail);
+  #pricing(current: readonly Message[], tail: readonly Message[]): Pricing {
+    const ledger = this.#ledger;
+    const messages = this.#total(current) + this.#total(tail);
+    if (ledger === undefined) return { fixed: 0, scale: 1 };
+    const fixed = Math.ceil(ledger.ratio * ledger.margin * (ledger.fixedTokens + REQUEST_OVERHEAD));
+    const measured = ledger.estimate(current, tail).tokens;
+    return { fixed, scale: Math.max(1, (measured - fixed) / Math.max(1, messages)) };
+  }
+
+  /** The estimated tokens of a request of these messages. */
+  #tokens(messages: readonly Message[], pricing: Pricing): number {
+    return pricing.fixed + Math.ceil(this.#total(messages) * pricing.scale);
+  }
+
+  /** The message-estimate budget that keeps a request within `tokens`. */
+  #budget(tokens: number, pricing: Pricing): number {
+    return (tokens - pricing.fixed) / pricing.scale;
+  }
+
+  get #messageCap(): number {
+    return Math.floor(requestLimit(this.settings) * MESSAGE_CAP_SHARE);
   }
 
   get compaction(): Compaction | null {
@@ -114,76 +166,112 @@ export class ContextManager {
   /**
    * The messages of the next request: the view of `history`, then the reminder. The reminder's
    * tokens count against the thresholds like any other message's, so the request as sent stays
-   * within them.
+   * within them; and whatever the history holds, no request is estimated above the window less
+   * the answer's room (`requestLimit`), or none is made (`context-window-too-small`).
    */
   async prepare(history: readonly Message[], options: PrepareOptions = {}): Promise<Prepared> {
-    const { window, compactAt, hardLimit } = this.settings;
+    const { window, compactAt } = this.settings;
+    const limit = requestLimit(this.settings);
+    const threshold = Math.min(window * compactAt, limit);
     const reminder = options.reminder;
     const reserve = reminder ? [reminder(true)] : [];
     const tail = (fired: Prepared["fired"]): Message[] =>
       reminder ? [reminder(fired.includes("compact") || fired.includes("drop"))] : [];
-    // The view's layers work on per-message estimates; scale their budgets by how far the
-    // measure of the request lies above the plain sum. Measured as the sticky state sends the
-    // history, before this request's new stubs: that is the last request plus what was appended
-    // since, which the ledger anchors on the reported usage (a stub below the anchor would send
-    // it back to estimating every message), and new stubs only make the request smaller.
-    const current = renderView(this.#base(history), this.#state);
+    const messageCap = this.#messageCap;
+    const current = renderView(this.#base(history), this.#state, {
+      tokens: messageCap,
+      estimate: this.#estimate,
+    });
+    const pricing = this.#pricing(current, reserve);
     const reserved = this.#total(reserve);
-    const scale = Math.max(
-      1,
-      this.#measure(current, reserve) / Math.max(1, this.#total(current) + reserved),
-    );
     const soft = buildView(this.#base(history), this.#state, {
-      budget: (window * compactAt) / scale - reserved,
+      budget: this.#budget(threshold, pricing) - reserved,
       estimate: this.#estimate,
       allowDrop: false,
+      messageCap,
     });
     this.#state = soft.state;
     const fired: Prepared["fired"] = [...soft.fired];
-    if ((this.#total(soft.messages) + reserved) * scale <= window * compactAt) {
-      return this.#prepared(soft.messages, tail(fired), fired, scale);
+    if (this.#tokens([...soft.messages, ...reserve], pricing) <= threshold) {
+      return this.#prepared(soft.messages, tail(fired), fired, pricing);
     }
     if (options.compactor) {
-      await this.compact(history, options.compactor, soft.messages);
+      await this.compact(history, options.compactor, soft.messages, pricing);
       fired.push("compact");
     }
     const hard = buildView(this.#base(history), this.#state, {
-      budget: (window * hardLimit) / scale - reserved,
+      budget: this.#budget(limit, pricing) - reserved,
       estimate: this.#estimate,
+      messageCap,
     });
     this.#state = hard.state;
     fired.push(...hard.fired);
-    return this.#prepared(hard.messages, tail(fired), fired, scale);
+    return this.#prepared(hard.messages, tail(fired), fired, pricing);
   }
 
-  #prepared(view: Message[], tail: Message[], fired: Prepared["fired"], scale: number): Prepared {
-    this.#lastPrepared = { view, tail };
-    return {
-      messages: [...view, ...tail],
-      fired: [...new Set(fired)],
-      tokens: Math.ceil((this.#total(view) + this.#total(tail)) * scale),
-    };
+  #prepared(
+    view: Message[],
+    tail: Message[],
+    fired: Prepared["fired"],
+    pricing: Pricing,
+  ): Prepared {
+    const messages = this.#fit([...view, ...tail], pricing);
+    const sentView = messages.slice(0, view.length);
+    const sentTail = messages.slice(view.length);
+    this.#lastPrepared = { view: sentView, tail: sentTail };
+    return { messages, fired: [...new Set(fired)], tokens: this.#tokens(messages, pricing) };
+  }
+
+  /**
+   * The last resort of the window guarantee, for what the layers cannot shrink (a first message, a
+   * newest round or a reminder too large together): every message above one common level is cut
+   * to it, the highest level at which the request fits. Nothing fits even at the floor (the tool
+   * definitions alone, or too many messages): `context-window-too-small`, and nothing is sent.
+   */
+  #fit(messages: Message[], pricing: Pricing): Message[] {
+    const limit = requestLimit(this.settings);
+    if (this.#tokens(messages, pricing) <= limit) return messages;
+    const budget = Math.floor(this.#budget(limit, pricing));
+    const level = waterLevel(messages.map(this.#estimate), budget, MESSAGE_FLOOR_TOKENS);
+    const fitted =
+      level === null
+        ? messages
+        : messages.map((message) => capOnce(message, level, this.#estimate));
+    if (level === null || this.#tokens(fitted, pricing) > limit) {
+      const { window } = this.settings;
+      throw new PitcrewError(
+        "context-window-too-small",
+        `No request fits the model's context window: the tool definitions take about ${pricing.fixed} tokens and ${messages.length} messages at least ${MESSAGE_FLOOR_TOKENS} each, against ${limit} (a window of ${window} less ${outputReserve(this.settings)} kept for the answer). Set context-window to the model's real window if it is larger, or use a model with a larger one.`,
+      );
+    }
+    return fitted;
   }
 
   /**
    * Layer 4: asks for the handoff note over `view` (the messages last sent, so the call hits the
-   * prefix cache) and keeps the newest rounds within `keepAfterCompaction` of the window.
+   * prefix cache) and keeps the newest rounds within `keepAfterCompaction` of the window. The
+   * note's own request is held to the window like any other: when the view plus the request would
+   * not fit, the oldest rounds are left out of it first.
    */
   async compact(
     history: readonly Message[],
     compactor: Compactor,
     view?: Message[],
+    pricing?: Pricing,
   ): Promise<Compaction> {
     const current = view ?? this.#viewFor(history);
-    const note = await compactor([...current, { role: "user", content: HANDOFF_REQUEST }]);
+    const priced = pricing ?? this.#pricing(current, []);
+    const note = await compactor(this.#summaryRequest(history, current, priced));
     const start = this.#compaction?.from ?? systemMessages(history).length;
     const sent = noteMessage(note);
     const budget = this.settings.window * this.settings.keepAfterCompaction - this.#estimate(sent);
-    // The tail is measured as it will be sent: stubbed (the layers start afresh on the new base).
+    // The tail is measured as it will be sent: stubbed and capped (the layers start afresh on the
+    // new base).
     const stubbed = buildView(history, EMPTY_VIEW_STATE, {
       budget: Number.POSITIVE_INFINITY,
       estimate: this.#estimate,
       allowDrop: false,
+      messageCap: this.#messageCap,
     }).messages;
     const from = keepFrom(stubbed, start, Math.max(0, budget), this.#estimate);
     this.#compaction = { note, from };
@@ -193,10 +281,24 @@ export class ContextManager {
     return this.#compaction;
   }
 
+  /** The handoff note's request: `view` and the handoff request, within the request limit. */
+  #summaryRequest(history: readonly Message[], view: Message[], pricing: Pricing): Message[] {
+    const ask: Message = { role: "user", content: HANDOFF_REQUEST };
+    const whole = [...view, ask];
+    if (this.#tokens(whole, pricing) <= requestLimit(this.settings)) return whole;
+    const smaller = buildView(this.#base(history), this.#state, {
+      budget: this.#budget(requestLimit(this.settings), pricing) - this.#estimate(ask),
+      estimate: this.#estimate,
+      messageCap: this.#messageCap,
+    });
+    return this.#fit([...smaller.messages, ask], pricing);
+  }
+
   #viewFor(history: readonly Message[]): Message[] {
     const view = buildView(this.#base(history), this.#state, {
-      budget: this.settings.window * this.settings.hardLimit,
+      budget: requestLimit(this.settings),
       estimate: this.#estimate,
+      messageCap: this.#messageCap,
     });
     return view.messages;
   }
@@ -204,13 +306,18 @@ export class ContextManager {
   /** After a too-long rejection that compaction did not cure: keep only the newest half of the rounds. */
   dropOldest(history: readonly Message[]): void {
     const base = this.#base(history);
+    const messageCap = this.#messageCap;
     const current = this.#total(
-      buildView(base, this.#state, { budget: Number.MAX_SAFE_INTEGER, estimate: this.#estimate })
-        .messages,
+      buildView(base, this.#state, {
+        budget: Number.MAX_SAFE_INTEGER,
+        estimate: this.#estimate,
+        messageCap,
+      }).messages,
     );
     const view = buildView(base, this.#state, {
       budget: Math.floor(current / 2),
       estimate: this.#estimate,
+      messageCap,
     });
     this.#state = view.state;
   }

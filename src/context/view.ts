@@ -6,8 +6,9 @@
  * call, so a result stubbed or cleared once stays so, and consecutive requests share their prefix
  * except where a layer fired. Nothing here does I/O or changes the history.
  */
-import { callArguments, callSubject } from "../domain/messages.ts";
+import { callSubject } from "../domain/messages.ts";
 import type { Message, ToolCall } from "../domain/messages.ts";
+import { BULKY_ARGUMENT_CHARS, capOnce, slimArguments } from "./fit.ts";
 
 export interface ViewState {
   /** Tool-call ids whose results are sent as stubs. */
@@ -31,6 +32,12 @@ export interface ViewOptions {
   allowDrop?: boolean;
   /** Token estimate of one message (memoised by the caller). */
   estimate: (message: Message) => number;
+  /**
+   * The most tokens one message may take in the view, whatever its role: a larger one is sent cut
+   * to it (fit.ts). The same for a whole session, so a message cut once is cut the same way in
+   * every later request. Default: no cap.
+   */
+  messageCap?: number;
 }
 
 export type Layer = "stub" | "clear" | "drop";
@@ -58,8 +65,6 @@ export const CLEAR_AT_LEAST_SHARE = 0.1;
  * same as 10×.
  */
 export const CLEAR_MIN_GAIN = 10;
-/** Tool-call arguments longer than this (write contents) are cleared with their result. */
-const BULKY_ARGUMENT_CHARS = 1_000;
 
 function callsById(history: readonly Message[]): Map<string, ToolCall> {
   const calls = new Map<string, ToolCall>();
@@ -110,22 +115,6 @@ export function clearedNotice(
   return `[cleared to save space: ${result.name}${what ? ` \`${what}\`` : ""}; run it again or re-read the file if you need it]`;
 }
 
-function clearArguments(call: ToolCall): ToolCall {
-  if (call.arguments.length <= BULKY_ARGUMENT_CHARS) return call;
-  const args = callArguments(call);
-  if (args !== null) {
-    const slim: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(args)) {
-      slim[key] =
-        typeof value === "string" && value.length > 200
-          ? `[cleared: ${value.length} chars]`
-          : value;
-    }
-    return { ...call, arguments: JSON.stringify(slim) };
-  }
-  return { ...call, arguments: `{"cleared": "${call.arguments.length} chars of arguments"}` };
-}
-
 /**
  * A replacement message per original and kind, made once: later views reuse the very same object,
  * so it stays byte-identical and its token estimate (memoised per object) is computed once.
@@ -148,45 +137,60 @@ const DROP_NOTICE: Message = {
     "[Earlier turns were dropped to fit the context window. Their effects are in the files: check the working tree (git status, git diff) and re-read what you need.]",
 };
 
+/** The per-message cap of a view (ViewOptions.messageCap) with the estimate it is measured by. */
+export interface MessageCap {
+  tokens: number;
+  estimate: (message: Message) => number;
+}
+
+/** The message as sent under `cap`: cut to it when larger (the same object every time). */
+function underCap(message: Message, cap: MessageCap | undefined): Message {
+  return cap === undefined ? message : capOnce(message, cap.tokens, cap.estimate);
+}
+
 /** The history as this state sends it, before any new decision. */
 function render(
   history: readonly Message[],
   state: ViewState,
   calls: Map<string, ToolCall>,
+  cap?: MessageCap,
 ): Message[] {
   const kept =
     state.dropBefore > 0
       ? [...firstMessages(history), DROP_NOTICE, ...history.slice(state.dropBefore)]
       : [...history];
-  return kept.map((message) => {
-    if (message.role === "tool") {
-      const call = calls.get(message.toolCallId);
-      if (state.cleared.has(message.toolCallId)) {
-        return replaced(message, "clear", () => ({
-          ...message,
-          content: clearedNotice(message, call),
-        }));
-      }
-      if (state.stubbed.has(message.toolCallId)) {
-        return replaced(message, "stub", () => ({ ...message, content: stubOf(message, call) }));
-      }
-    }
-    if (
-      message.role === "assistant" &&
-      message.toolCalls.some((call) => state.cleared.has(call.id))
-    ) {
-      const ids = message.toolCalls
-        .filter((call) => state.cleared.has(call.id))
-        .map((call) => call.id);
-      return replaced(message, `clear:${ids.join(",")}`, () => ({
+  return kept.map((message) => underCap(decided(message, state, calls), cap));
+}
+
+/** A message as the stub and clear decisions of `state` send it. */
+function decided(message: Message, state: ViewState, calls: Map<string, ToolCall>): Message {
+  if (message.role === "tool") {
+    const call = calls.get(message.toolCallId);
+    if (state.cleared.has(message.toolCallId)) {
+      return replaced(message, "clear", () => ({
         ...message,
-        toolCalls: message.toolCalls.map((call) =>
-          state.cleared.has(call.id) ? clearArguments(call) : call,
-        ),
+        content: clearedNotice(message, call),
       }));
     }
-    return message;
-  });
+    if (state.stubbed.has(message.toolCallId)) {
+      return replaced(message, "stub", () => ({ ...message, content: stubOf(message, call) }));
+    }
+  }
+  if (
+    message.role === "assistant" &&
+    message.toolCalls.some((call) => state.cleared.has(call.id))
+  ) {
+    const ids = message.toolCalls
+      .filter((call) => state.cleared.has(call.id))
+      .map((call) => call.id);
+    return replaced(message, `clear:${ids.join(",")}`, () => ({
+      ...message,
+      toolCalls: message.toolCalls.map((call) =>
+        state.cleared.has(call.id) ? slimArguments(call) : call,
+      ),
+    }));
+  }
+  return message;
 }
 
 /**
@@ -194,8 +198,12 @@ function render(
  * was appended since, the very same message objects (so a ledger anchored on that request
  * recognises its prefix).
  */
-export function renderView(history: readonly Message[], state: ViewState): Message[] {
-  return render(history, state, callsById(history));
+export function renderView(
+  history: readonly Message[],
+  state: ViewState,
+  cap?: MessageCap,
+): Message[] {
+  return render(history, state, callsById(history), cap);
 }
 
 /** The system prompt and the task: kept whatever is dropped. */
@@ -236,6 +244,10 @@ export function buildView(
   options: ViewOptions,
 ): View {
   const calls = callsById(history);
+  const cap =
+    options.messageCap === undefined
+      ? undefined
+      : { tokens: options.messageCap, estimate: options.estimate };
   const fired: Layer[] = [];
   let state = previous;
 
@@ -248,7 +260,7 @@ export function buildView(
     state = { ...state, stubbed: new Set([...state.stubbed, ...toStub]) };
     fired.push("stub");
   }
-  let messages = render(history, state, calls);
+  let messages = render(history, state, calls, cap);
   if (total(messages, options.estimate) <= options.budget) return { messages, state, fired };
 
   // Layer 3a: clear the oldest results in one batch, keeping the newest within a quarter budget.
@@ -292,7 +304,7 @@ export function buildView(
       content: clearedNotice(message, call),
     }));
     const after =
-      options.estimate(notice) + (bulky ? argumentTokens(clearArguments(call).arguments) : 0);
+      options.estimate(notice) + (bulky ? argumentTokens(slimArguments(call).arguments) : 0);
     if (before <= after * CLEAR_MIN_GAIN) continue;
     clearing.push(message.toolCallId);
     freed += before - after;
@@ -301,7 +313,7 @@ export function buildView(
   if (clearing.length > 0) {
     state = { ...state, cleared: new Set([...state.cleared, ...clearing]) };
     fired.push("clear");
-    messages = render(history, state, calls);
+    messages = render(history, state, calls, cap);
     if (total(messages, options.estimate) <= options.budget) return { messages, state, fired };
   }
 
@@ -312,12 +324,12 @@ export function buildView(
   // tail is a suffix sum: one pass finds the earliest cut that fits.
   const head = firstMessages(history);
   const start = Math.max(state.dropBefore, head.length);
-  const full = render(history, { ...state, dropBefore: 0 }, calls);
+  const full = render(history, { ...state, dropBefore: 0 }, calls, cap);
   const suffix = new Array<number>(full.length + 1).fill(0);
   for (let index = full.length - 1; index >= 0; index--) {
     suffix[index] = (suffix[index + 1] ?? 0) + options.estimate(full[index] as Message);
   }
-  const fixed = total(head, options.estimate) + options.estimate(DROP_NOTICE);
+  const fixed = total(full.slice(0, head.length), options.estimate) + options.estimate(DROP_NOTICE);
   const fits = (cut: number): boolean => fixed + (suffix[cut] ?? 0) <= options.budget;
   for (const role of ["user", "assistant"] as const) {
     const cut = cutPoints(history, start, role).find(
@@ -325,14 +337,22 @@ export function buildView(
     );
     if (cut !== undefined) {
       const trial = { ...state, dropBefore: cut };
-      return { messages: render(history, trial, calls), state: trial, fired: [...fired, "drop"] };
+      return {
+        messages: render(history, trial, calls, cap),
+        state: trial,
+        fired: [...fired, "drop"],
+      };
     }
   }
   // Nothing fits but the newest round: send it; the caller's compaction (layer 4) is next.
   const last = cutPoints(history, start, "assistant").at(-1);
   if (last !== undefined && last > state.dropBefore) {
     const trial = { ...state, dropBefore: last };
-    return { messages: render(history, trial, calls), state: trial, fired: [...fired, "drop"] };
+    return {
+      messages: render(history, trial, calls, cap),
+      state: trial,
+      fired: [...fired, "drop"],
+    };
   }
   return { messages, state, fired };
 }

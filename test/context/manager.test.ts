@@ -10,6 +10,12 @@ import { HEAD, estimate } from "../support/history.ts";
 import { HANDOFF_REQUEST, keepFrom } from "../../src/context/compact.ts";
 import { ContextManager } from "../../src/context/manager.ts";
 
+/** A small window whose answer room is 5% (the default's 1,024-token floor would dwarf it). */
+const small = (window: number): { window: number; outputReserve: number } => ({
+  window,
+  outputReserve: Math.ceil(window * 0.05),
+});
+
 function round(n: number, size: number): Message[] {
   const id = `call_${n}`;
   return [
@@ -46,13 +52,17 @@ describe("ContextManager", () => {
 
   test("over the threshold with no clearing left: the handoff note replaces the old history", async () => {
     const sent: Message[][] = [];
-    const manager = new ContextManager({ estimate, settings: { window: 4200 } });
+    const manager = new ContextManager({ estimate, settings: small(4200) });
     const compactor = (messages: Message[]): Promise<string> => {
       sent.push(messages);
       return Promise.resolve("## Goal\nfix the test\n## Next\nrun npm test");
     };
-    // The newest result alone passes the threshold: stubs and clearing cannot help.
-    const history: Message[] = [...HEAD, ...round(1, 200), ...round(2, 14_400)];
+    // Results under 600 characters (never stubbed) and too small to be worth clearing pile up
+    // past the threshold: stubs and clearing cannot help.
+    const history: Message[] = [
+      ...HEAD,
+      ...Array.from({ length: 30 }, (_, n) => round(n + 1, 500)).flat(),
+    ];
     const prepared = await manager.prepare(history, { compactor });
     assert.ok(prepared.fired.includes("compact"), prepared.fired.join());
     assert.equal(manager.compactions, 1);
@@ -69,7 +79,12 @@ describe("ContextManager", () => {
       /^\[Handoff note[\s\S]*## Goal\nfix the test/,
     );
     assert.ok(prepared.tokens <= 4200 * 0.95, `${prepared.tokens} tokens`);
-    assert.equal(prepared.messages.length, 4, "system, note, and the newest round");
+    const kept = prepared.messages.slice(2);
+    assert.ok(kept.length >= 2 && kept[0]?.role === "assistant", "the newest whole rounds");
+    assert.ok(
+      kept.reduce((sum, message) => sum + estimate(message), 0) <= 4200 * 0.35,
+      "within the share kept after a compaction",
+    );
   });
 
   test("compact() on demand (a too-long rejection), then dropOldest halves the view", async () => {
@@ -95,7 +110,7 @@ describe("the reminder in the budget", () => {
     const history = [...HEAD, ...Array.from({ length: 10 }, (_, n) => round(n + 1, 400)).flat()];
     const total = history.reduce((sum, message) => sum + estimate(message), 0);
     const window = Math.ceil((total + 5) / 0.85);
-    const alone = await new ContextManager({ estimate, settings: { window } }).prepare(history, {
+    const alone = await new ContextManager({ estimate, settings: small(window) }).prepare(history, {
       compactor: () => Promise.reject(new Error("no compaction without the reminder")),
     });
     assert.deepEqual(alone.fired, [], "the history alone fits under the threshold");
@@ -111,7 +126,7 @@ describe("the reminder in the budget", () => {
       asked.push(rebased);
       return rebased ? whole : short;
     };
-    const manager = new ContextManager({ estimate, settings: { window } });
+    const manager = new ContextManager({ estimate, settings: small(window) });
     const notes: Message[][] = [];
     const compactor = (messages: Message[]): Promise<string> => {
       notes.push(messages);
@@ -136,14 +151,14 @@ describe("the reminder's form", () => {
     const short: Message = { role: "user", content: "<reminder>\ntime: now\n</reminder>" };
     const whole: Message = {
       role: "user",
-      content: `<reminder>\n${"todo ".repeat(400)}\n</reminder>`,
+      content: `<reminder>\n${"todo ".repeat(60)}\n</reminder>`,
     };
     const history = [...HEAD, ...Array.from({ length: 4 }, (_, n) => round(n + 1, 400)).flat()];
     const total = history.reduce((sum, message) => sum + estimate(message), 0);
     // The history and the short form fit under the threshold; with the larger form they would not.
     const window = Math.ceil((total + estimate(short) + 5) / 0.85);
     assert.ok(total + estimate(whole) > window * 0.85);
-    const manager = new ContextManager({ estimate, settings: { window } });
+    const manager = new ContextManager({ estimate, settings: small(window) });
     const prepared = await manager.prepare(history, {
       reminder: (rebased) => (rebased ? whole : short),
       compactor: () => Promise.resolve("## Goal\nthe note"),
@@ -151,7 +166,7 @@ describe("the reminder's form", () => {
     assert.ok(prepared.fired.includes("compact"), "the larger form counted: the layers fire");
     assert.equal(prepared.messages.at(-1), whole, "it compacted, so the larger form is sent");
 
-    const calm = new ContextManager({ estimate, settings: { window: window * 10 } });
+    const calm = new ContextManager({ estimate, settings: small(window * 10) });
     const plain = await calm.prepare(history, { reminder: (rebased) => (rebased ? whole : short) });
     assert.deepEqual(plain.fired, []);
     assert.equal(plain.messages.at(-1), short);

@@ -13,6 +13,12 @@ import type { Message } from "../../src/domain/messages.ts";
 import { ZERO_USAGE } from "../../src/domain/usage.ts";
 import { HEAD } from "../support/history.ts";
 
+/** A small window whose answer room is 5% (the default's 1,024-token floor would dwarf it). */
+const small = (window: number): { window: number; outputReserve: number } => ({
+  window,
+  outputReserve: Math.ceil(window * 0.05),
+});
+
 function round(n: number, size: number): Message[] {
   const id = `call_${n}`;
   return [
@@ -69,11 +75,11 @@ describe("layeredPolicy", () => {
     assert.deepEqual(probe.fired, []);
     // A window whose threshold (85%) the history alone stays just under.
     const window = Math.ceil((probe.tokens + 10) / 0.85);
-    const alone = await layeredPolicy({ settings: { window } }).view(history, noNote);
+    const alone = await layeredPolicy({ settings: small(window) }).view(history, noNote);
     assert.deepEqual(alone.fired, [], `${alone.tokens} tokens of ${window * 0.85}`);
 
     const notes: Message[][] = [];
-    const withReminder = layeredPolicy({ settings: { window }, reminder: facts });
+    const withReminder = layeredPolicy({ settings: small(window), reminder: facts });
     const view = await withReminder.view(history, (messages) => {
       notes.push(messages);
       return Promise.resolve("## Goal\nfix the parser");
