@@ -28,6 +28,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "sandbox-latency", load: () => import("./sandbox-latency.ts") },
   { name: "permissions-parse", load: () => import("./permissions-parse.ts") },
   { name: "token-estimate", load: () => import("./token-estimate.ts") },
+  { name: "token-classes", load: () => import("./token-classes.ts") },
   { name: "context-view", load: () => import("./context-view.ts") },
   { name: "cold-start", load: () => import("./cold-start.ts") },
   { name: "secret-scan", load: () => import("./secret-scan.ts") },

@@ -88,7 +88,7 @@ function samples(): { source: string; samples: Sample[] } {
 }
 
 /** Median MB/s of `count` over `runs` timings of passes through `texts` (≥ ~10 ms each). */
-function throughput(
+export function throughput(
   texts: readonly string[],
   count: (text: string) => number,
   runs: number,
