@@ -71,6 +71,19 @@ export function lookupPrice(model: string, table: PriceTable = DEFAULT_PRICES): 
 }
 
 /**
+ * A cached prompt token's price relative to an uncached one for `model` (gpt-5: 0.1, gpt-4.1:
+ * 0.25), which tells the context layers when a stub pays; undefined for a model the table does
+ * not know, so the layers assume the cheapest cache.
+ */
+export function cachedPriceRatio(
+  model: string,
+  table: PriceTable = DEFAULT_PRICES,
+): number | undefined {
+  const { price, known } = lookupPrice(model, table);
+  return known && price.input > 0 ? price.cachedInput / price.input : undefined;
+}
+
+/**
  * USD for one request: uncached prompt tokens at the input price, cached ones at the cached
  * price, completion tokens (reasoning included: it is part of the completion) at the output price.
  */

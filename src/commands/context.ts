@@ -15,7 +15,7 @@ import { pitcrewPolicy } from "../context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../context/replay/policy.ts";
 import type { PolicyFactory } from "../context/replay/policy.ts";
 import { DEFAULT_WINDOW, replaySessions } from "../context/replay/replay.ts";
-import type { ReplayReport, ReplayStats } from "../context/replay/replay.ts";
+import type { Distribution, ReplayReport, ReplayStats } from "../context/replay/replay.ts";
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -154,9 +154,50 @@ export function formatReport(report: ReplayReport, elapsedMs: number): string {
       COLUMNS.map((column) => column.value(report.total)),
     ),
     "",
+    ...formatDistribution(report),
+    "",
     `${report.files.length} file${report.files.length === 1 ? "" : "s"}, ${report.total.requests} requests replayed in ${(elapsedMs / 1000).toFixed(1)} s`,
   ];
   return `${lines.join("\n")}\n`;
+}
+
+const SPREAD_ROWS: {
+  title: string;
+  figure: keyof Omit<
+    Distribution,
+    "sessions" | "costlier_than_naive" | "layers_costlier_than_naive"
+  >;
+  format: (value: number) => string;
+}[] = [
+  { title: "tokens", figure: "tokens_ratio", format: (v) => v.toFixed(3) },
+  { title: "cache gap (points)", figure: "cache_hit_gap", format: (v) => (v * 100).toFixed(1) },
+  { title: "cost@0.1", figure: "cost_ratio_r01", format: (v) => v.toFixed(3) },
+  { title: "cost@0.25", figure: "cost_ratio_r025", format: (v) => v.toFixed(3) },
+  { title: "cost@0.1, layers", figure: "layers_cost_ratio_r01", format: (v) => v.toFixed(3) },
+  { title: "over", figure: "over_window", format: (v) => String(Math.round(v)) },
+];
+
+/**
+ * The same figures per session, beside the pooled total: a pooled figure can hide the session
+ * that fails. The cache gap is naive's cache-hit ratio less the policy's, in points.
+ */
+function formatDistribution(report: ReplayReport): string[] {
+  const { distribution: d, total } = report;
+  const columns = ["min", "median", "p90", "max", "pooled"];
+  const width = Math.max(...SPREAD_ROWS.map((r) => r.title.length));
+  const line = (title: string, cells: string[]): string =>
+    [title.padEnd(width), ...cells.map((cell) => cell.padStart(7))].join("  ");
+  const pooled: Record<string, number> = { ...total };
+  return [
+    `per session (${d.sessions}): ${d.costlier_than_naive} costlier than naive at 0.1×, ${d.layers_costlier_than_naive} without the reminders' tokens (the layers alone):`,
+    line("", columns),
+    ...SPREAD_ROWS.map((r) =>
+      line(r.title, [
+        ...(["min", "median", "p90", "max"] as const).map((q) => r.format(d[r.figure][q])),
+        r.format(pooled[r.figure] ?? 0),
+      ]),
+    ),
+  ];
 }
 
 async function replayCommand(args: string[], io: CommandOutput): Promise<number> {

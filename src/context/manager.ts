@@ -16,6 +16,7 @@ import { REQUEST_OVERHEAD } from "./tokens.ts";
 import type { TokenLedger } from "./tokens.ts";
 import { EMPTY_VIEW_STATE, buildView, renderView } from "./view.ts";
 import type { Layer, ViewState } from "./view.ts";
+import type { StubEconomics } from "./stubs.ts";
 
 /** How a request's tokens follow from its messages' estimates (ContextManager's #pricing). */
 interface Pricing {
@@ -35,6 +36,11 @@ export interface ContextSettings {
    * this. Default: 5% of the window, at least 1,024 (`outputReserve`).
    */
   outputReserve?: number;
+  /**
+   * Price of a cached input token relative to an uncached one, for deciding when a stub pays
+   * (stubs.ts). Default 0.1, the cheapest cache and so the least favourable to stubbing.
+   */
+  cachedPrice?: number;
 }
 
 export const DEFAULT_CONTEXT: ContextSettings = {
@@ -104,6 +110,8 @@ export class ContextManager {
   #compaction: Compaction | null = null;
   /** The note as sent: one object, so the requests after a compaction share it (and the ledger's anchor). */
   #note: Message | null = null;
+  /** Requests prepared so far: the session's length, which stands for what is still to come. */
+  #requests = 0;
   compactions = 0;
 
   constructor(options: ContextManagerOptions) {
@@ -143,6 +151,11 @@ export class ContextManager {
   /** The message-estimate budget that keeps a request within `tokens`. */
   #budget(tokens: number, pricing: Pricing): number {
     return (tokens - pricing.fixed) / pricing.scale;
+  }
+
+  /** What a stub costs and saves in this session so far (stubs.ts). */
+  get #economics(): StubEconomics {
+    return { requests: this.#requests, cachedPrice: this.settings.cachedPrice ?? 0.1 };
   }
 
   get #messageCap(): number {
@@ -189,6 +202,7 @@ export class ContextManager {
       estimate: this.#estimate,
       allowDrop: false,
       messageCap,
+      economics: this.#economics,
     });
     this.#state = soft.state;
     const fired: Prepared["fired"] = [...soft.fired];
@@ -203,6 +217,7 @@ export class ContextManager {
       budget: this.#budget(limit, pricing) - reserved,
       estimate: this.#estimate,
       messageCap,
+      economics: this.#economics,
     });
     this.#state = hard.state;
     fired.push(...hard.fired);
@@ -215,6 +230,7 @@ export class ContextManager {
     fired: Prepared["fired"],
     pricing: Pricing,
   ): Prepared {
+    this.#requests += 1;
     const messages = this.#fit([...view, ...tail], pricing);
     const sentView = messages.slice(0, view.length);
     const sentTail = messages.slice(view.length);
@@ -265,15 +281,16 @@ export class ContextManager {
     const start = this.#compaction?.from ?? systemMessages(history).length;
     const sent = noteMessage(note);
     const budget = this.settings.window * this.settings.keepAfterCompaction - this.#estimate(sent);
-    // The tail is measured as it will be sent: stubbed and capped (the layers start afresh on the
-    // new base).
-    const stubbed = buildView(history, EMPTY_VIEW_STATE, {
+    // The tail is measured as it will be sent: stubbed where a stub pays, and capped (the layers
+    // start afresh on the new base).
+    const asSent = buildView(history, EMPTY_VIEW_STATE, {
       budget: Number.POSITIVE_INFINITY,
       estimate: this.#estimate,
       allowDrop: false,
       messageCap: this.#messageCap,
+      economics: this.#economics,
     }).messages;
-    const from = keepFrom(stubbed, start, Math.max(0, budget), this.#estimate);
+    const from = keepFrom(asSent, start, Math.max(0, budget), this.#estimate);
     this.#compaction = { note, from };
     this.#note = sent;
     this.#state = EMPTY_VIEW_STATE;

@@ -6,15 +6,20 @@
  * call, so a result stubbed or cleared once stays so, and consecutive requests share their prefix
  * except where a layer fired. Nothing here does I/O or changes the history.
  */
-import { callSubject } from "../domain/messages.ts";
 import type { Message, ToolCall } from "../domain/messages.ts";
 import { BULKY_ARGUMENT_CHARS, capOnce, slimArguments } from "./fit.ts";
+import { decideStubs, keyArguments, stubOf } from "./stubs.ts";
+import type { StubEconomics } from "./stubs.ts";
+
+export { SMALL_RESULT_CHARS, stubOf } from "./stubs.ts";
 
 export interface ViewState {
   /** Tool-call ids whose results are sent as stubs. */
   stubbed: ReadonlySet<string>;
   /** Tool-call ids whose results (and bulky arguments) are sent as a one-line notice. */
   cleared: ReadonlySet<string>;
+  /** Tool-call ids whose results the stub layer left whole when the model moved past them. */
+  kept: ReadonlySet<string>;
   /** History index where the kept tail starts after a drop (0: nothing dropped). */
   dropBefore: number;
 }
@@ -22,6 +27,7 @@ export interface ViewState {
 export const EMPTY_VIEW_STATE: ViewState = {
   stubbed: new Set(),
   cleared: new Set(),
+  kept: new Set(),
   dropBefore: 0,
 };
 
@@ -32,6 +38,11 @@ export interface ViewOptions {
   allowDrop?: boolean;
   /** Token estimate of one message (memoised by the caller). */
   estimate: (message: Message) => number;
+  /**
+   * What a stub costs and saves (stubs.ts); absent, every result the model moves past is stubbed
+   * at once.
+   */
+  economics?: StubEconomics;
   /**
    * The most tokens one message may take in the view, whatever its role: a larger one is sent cut
    * to it (fit.ts). The same for a whole session, so a message cut once is cut the same way in
@@ -49,9 +60,6 @@ export interface View {
   fired: Layer[];
 }
 
-/** Results up to this many characters are sent whole forever: a stub would not be shorter. */
-export const SMALL_RESULT_CHARS = 600;
-const STUB_LINE_CHARS = 100;
 /** A clearing event removes at least this many results… */
 export const CLEAR_AT_LEAST_RESULTS = 4;
 /** …and at least this share of the budget. */
@@ -73,38 +81,6 @@ function callsById(history: readonly Message[]): Map<string, ToolCall> {
       for (const call of message.toolCalls) calls.set(call.id, call);
   }
   return calls;
-}
-
-function keyArguments(call: ToolCall | undefined): string {
-  return (call ? callSubject(call) : null)?.slice(0, STUB_LINE_CHARS) ?? "";
-}
-
-function clip(line: string): string {
-  const flat = line.trim();
-  return flat.length > STUB_LINE_CHARS ? `${flat.slice(0, STUB_LINE_CHARS - 1)}…` : flat;
-}
-
-/** About 300 characters that still say what the result was and where to get it back. */
-export function stubOf(
-  result: Extract<Message, { role: "tool" }>,
-  call: ToolCall | undefined,
-): string {
-  const lines = result.content.split("\n").filter((line) => line.trim() !== "");
-  const exit = /^exit code: (\d+)/m.exec(result.content)?.[1];
-  const spill = /full output[^:\n]*: (\S+)/i.exec(result.content)?.[1];
-  const errorLine = lines.find((line) => /error|failed|exception|traceback/i.test(line));
-  const parts = [`[stub: ${result.name}${keyArguments(call) ? ` \`${keyArguments(call)}\`` : ""}`];
-  if (exit !== undefined) parts.push(`exit ${exit}`);
-  parts.push(`${result.content.length} chars, ${lines.length} lines`);
-  const shown = errorLine ?? lines.at(-1);
-  const body = [
-    `first: ${clip(lines[0] ?? "")}`,
-    shown && shown !== lines[0] ? `${errorLine ? "error" : "last"}: ${clip(shown)}` : "",
-  ]
-    .filter(Boolean)
-    .join(" | ");
-  const back = spill ? `full output: ${spill}` : "run it again or re-read the file to see it whole";
-  return `${parts.join(", ")}] ${body} — ${back}`;
 }
 
 export function clearedNotice(
@@ -162,6 +138,11 @@ function render(
   return kept.map((message) => underCap(decided(message, state, calls), cap));
 }
 
+/** A result as its stub (the same object every time). */
+function stubbed(result: Extract<Message, { role: "tool" }>, call: ToolCall | undefined): Message {
+  return replaced(result, "stub", () => ({ ...result, content: stubOf(result, call) }));
+}
+
 /** A message as the stub and clear decisions of `state` send it. */
 function decided(message: Message, state: ViewState, calls: Map<string, ToolCall>): Message {
   if (message.role === "tool") {
@@ -172,9 +153,7 @@ function decided(message: Message, state: ViewState, calls: Map<string, ToolCall
         content: clearedNotice(message, call),
       }));
     }
-    if (state.stubbed.has(message.toolCallId)) {
-      return replaced(message, "stub", () => ({ ...message, content: stubOf(message, call) }));
-    }
+    if (state.stubbed.has(message.toolCallId)) return stubbed(message, call);
   }
   if (
     message.role === "assistant" &&
@@ -216,16 +195,6 @@ function total(messages: readonly Message[], estimate: (message: Message) => num
   return messages.reduce((sum, message) => sum + estimate(message), 0);
 }
 
-/** Ids of tool results the model has moved past: an assistant message follows them. */
-function movedPast(history: readonly Message[]): string[] {
-  const lastAssistant = history.findLastIndex((message) => message.role === "assistant");
-  return history
-    .slice(0, lastAssistant)
-    .filter((message): message is Extract<Message, { role: "tool" }> => message.role === "tool")
-    .filter((message) => message.content.length > SMALL_RESULT_CHARS)
-    .map((message) => message.toolCallId);
-}
-
 /** Indexes where a drop may start: user turns first, else rounds (an assistant message). */
 function cutPoints(
   history: readonly Message[],
@@ -251,15 +220,19 @@ export function buildView(
   const fired: Layer[] = [];
   let state = previous;
 
-  // Layer 2: stub what the model has moved past, at once (depth 1). Measured with the replay:
-  // waiting for batches of 4 or 8 lowered the cache-hit ratio and raised the cost at both windows.
-  const toStub = movedPast(history).filter(
-    (id) => !state.stubbed.has(id) && !state.cleared.has(id),
+  // Layer 2: stub what the model has moved past, when the stub pays for the cache it breaks.
+  const stubbing = decideStubs(
+    history,
+    state,
+    {
+      render: (decided) => render(history, decided, calls, cap),
+      stub: (result) => stubbed(result, calls.get(result.toolCallId)),
+      estimate: options.estimate,
+    },
+    options.economics,
   );
-  if (toStub.length > 0) {
-    state = { ...state, stubbed: new Set([...state.stubbed, ...toStub]) };
-    fired.push("stub");
-  }
+  state = stubbing.state;
+  if (stubbing.fired) fired.push("stub");
   let messages = render(history, state, calls, cap);
   if (total(messages, options.estimate) <= options.budget) return { messages, state, fired };
 

@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Usage } from "../../src/domain/usage.ts";
-import { DEFAULT_PRICES, costOf, lookupPrice, withDefaultPrices } from "../../src/agent/pricing.ts";
+import {
+  DEFAULT_PRICES,
+  cachedPriceRatio,
+  costOf,
+  lookupPrice,
+  withDefaultPrices,
+} from "../../src/agent/pricing.ts";
 
 const usage = (promptTokens: number, cachedTokens: number, completionTokens: number): Usage => ({
   promptTokens,
@@ -88,5 +94,14 @@ describe("costOf", () => {
 
   test("cached tokens beyond the prompt (a confused server) are clamped", () => {
     assert.equal(costOf(usage(100, 500, 0), "gpt-4o"), costOf(usage(100, 100, 0), "gpt-4o"));
+  });
+});
+
+describe("cachedPriceRatio", () => {
+  test("a cached token's price against an uncached one, for the layers' stub decisions", () => {
+    assert.equal(cachedPriceRatio("gpt-5"), 0.1);
+    assert.equal(cachedPriceRatio("openai/gpt-4.1-2025-04-14"), 0.25);
+    assert.equal(cachedPriceRatio("gpt-4o-2024-05-13"), 1, "no discount: a stub always pays");
+    assert.equal(cachedPriceRatio("some-local-model"), undefined, "unknown: the layers assume 0.1");
   });
 });

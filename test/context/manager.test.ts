@@ -37,15 +37,19 @@ function round(n: number, size: number): Message[] {
 describe("ContextManager", () => {
   test("under the threshold only stubs fire, and the request prefix stays stable", async () => {
     const manager = new ContextManager({ estimate, settings: { window: 100_000 } });
-    const history = [...HEAD, ...round(1, 3000), ...round(2, 3000)];
+    // A session some requests long, well above the cache minimum: by then a stub of a large
+    // result pays for itself.
+    const history: Message[] = [...HEAD, ...round(0, 6000)];
+    for (let n = 0; n < 4; n++) await manager.prepare(history);
+    history.push(...round(1, 3000), ...round(2, 3000));
     const first = await manager.prepare(history);
     assert.deepEqual(first.fired, ["stub"]);
     history.push(...round(3, 100));
     const second = await manager.prepare(history);
     assert.deepEqual(second.fired, ["stub"], "call_2 is stubbed now");
     assert.deepEqual(
-      second.messages.slice(0, 4),
-      first.messages.slice(0, 4),
+      second.messages.slice(0, 6),
+      first.messages.slice(0, 6),
       "the prefix before it is byte-identical",
     );
   });
@@ -178,6 +182,8 @@ describe("the tail a compaction keeps", () => {
     // Twenty rounds of 8,000-character results: raw, one round is ~2,000 tokens; stubbed, ~80.
     const history = [...HEAD, ...Array.from({ length: 20 }, (_, n) => round(n + 1, 8000)).flat()];
     const manager = new ContextManager({ estimate, settings: { window: 20_000 } });
+    // A session long enough that its stubs pay: as many requests as rounds.
+    for (let n = 1; n <= 20; n++) await manager.prepare(history.slice(0, 2 + 2 * n - 1));
     const compaction = await manager.compact(history, () => Promise.resolve("the note"));
     const keptRounds = (history.length - compaction.from) / 2;
     // 35% of 20,000 is 7,000 tokens: as sent, every round but the newest is a stub, so all fit.

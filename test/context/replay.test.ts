@@ -571,6 +571,7 @@ describe("pitcrew context replay", () => {
     );
     const report = JSON.parse(stdout) as Record<string, unknown>;
     assert.deepEqual(Object.keys(report).sort(), [
+      "distribution",
       "files",
       "policy",
       "tokenizer",
@@ -592,9 +593,30 @@ describe("pitcrew context replay", () => {
       "over_window",
       "compactions",
       "peak_tokens",
+      "cache_hit_gap",
+      "reminder_tokens",
+      "layers_cost_ratio_r01",
     ]) {
       assert.equal(typeof total[field], "number", field);
     }
+    const distribution = report.distribution as Record<string, unknown>;
+    assert.equal(distribution.sessions, 1);
+    for (const figure of [
+      "tokens_ratio",
+      "cache_hit_gap",
+      "cost_ratio_r01",
+      "cost_ratio_r025",
+      "layers_cost_ratio_r01",
+      "over_window",
+    ]) {
+      assert.deepEqual(Object.keys(distribution[figure] as object), [
+        "min",
+        "median",
+        "p90",
+        "max",
+      ]);
+    }
+    assert.equal(distribution.costlier_than_naive, 0);
     assert.equal(total.requests, 4);
     assert.equal(total.tokens_sent, 7904);
     assert.equal(total.over_window, 2);

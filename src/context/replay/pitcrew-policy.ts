@@ -30,7 +30,12 @@ export function pitcrewPolicy(setup: PolicySetup): ReplayPolicy {
     async view(history) {
       summaryRequest = undefined;
       const view = await policy.view(history, standIn);
-      return { messages: view.messages, compacted: view.compaction !== null, summaryRequest };
+      return {
+        messages: view.messages,
+        compacted: view.compaction !== null,
+        summaryRequest,
+        reminder: view.messages.at(-1),
+      };
     },
     record(promptTokens) {
       policy.record({ ...ZERO_USAGE, promptTokens });

@@ -19,6 +19,12 @@ export interface PolicyView {
    * its tokens, its cache hits and its size against the window.
    */
   summaryRequest?: Message[];
+  /**
+   * The message a policy appends to every request and never stores (pitcrew's reminder): sent
+   * last, so never cached. The harness counts its tokens apart, to tell what the layers cost from
+   * what the reminder does.
+   */
+  reminder?: Message;
 }
 
 export interface ReplayPolicy {

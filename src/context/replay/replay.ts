@@ -154,6 +154,8 @@ export interface Tally {
   overWindow: number;
   peak: number;
   compactions: number;
+  /** Tokens of the reminders among `tokens` (never cached). */
+  reminderTokens: number;
 }
 
 export const EMPTY_TALLY: Tally = {
@@ -164,6 +166,7 @@ export const EMPTY_TALLY: Tally = {
   overWindow: 0,
   peak: 0,
   compactions: 0,
+  reminderTokens: 0,
 };
 
 export function addTally(a: Tally, b: Tally): Tally {
@@ -175,6 +178,7 @@ export function addTally(a: Tally, b: Tally): Tally {
     overWindow: a.overWindow + b.overWindow,
     peak: Math.max(a.peak, b.peak),
     compactions: a.compactions + b.compactions,
+    reminderTokens: a.reminderTokens + b.reminderTokens,
   };
 }
 
@@ -194,6 +198,8 @@ export interface ReplayStats {
   tokens_ratio: number;
   cache_hit_ratio: number;
   naive_cache_hit_ratio: number;
+  /** naive_cache_hit_ratio − cache_hit_ratio: how far the policy's cache hits fall below naive's. */
+  cache_hit_gap: number;
   cost_r01: number;
   naive_cost_r01: number;
   cost_ratio_r01: number;
@@ -205,6 +211,13 @@ export interface ReplayStats {
   compactions: number;
   peak_tokens: number;
   naive_peak_tokens: number;
+  /** Tokens of the reminders the policy appended (all uncached; part of tokens_sent). */
+  reminder_tokens: number;
+  /**
+   * cost_ratio_r01 without the reminders: what the layers alone cost against naive (a reminder is
+   * never cached, so it costs its tokens at full price).
+   */
+  layers_cost_ratio_r01: number;
 }
 
 /** a / b, where nothing against nothing is 1 (the same as naive). */
@@ -224,6 +237,9 @@ export function statsOf(policy: Tally, naive: Tally): ReplayStats {
     tokens_ratio: ratio(policy.tokens, naive.tokens),
     cache_hit_ratio: policy.tokens === 0 ? 0 : policy.cached / policy.tokens,
     naive_cache_hit_ratio: naive.tokens === 0 ? 0 : naive.cached / naive.tokens,
+    cache_hit_gap:
+      (naive.tokens === 0 ? 0 : naive.cached / naive.tokens) -
+      (policy.tokens === 0 ? 0 : policy.cached / policy.tokens),
     cost_r01: inputCost(policy, low),
     naive_cost_r01: inputCost(naive, low),
     cost_ratio_r01: ratio(inputCost(policy, low), inputCost(naive, low)),
@@ -235,6 +251,11 @@ export function statsOf(policy: Tally, naive: Tally): ReplayStats {
     compactions: policy.compactions,
     peak_tokens: policy.peak,
     naive_peak_tokens: naive.peak,
+    reminder_tokens: policy.reminderTokens,
+    layers_cost_ratio_r01: ratio(
+      inputCost(policy, low) - policy.reminderTokens,
+      inputCost(naive, low),
+    ),
   };
 }
 
@@ -337,6 +358,8 @@ export async function replaySession(
     if (view.compacted === true) measured.tally.compactions++;
     if (view.summaryRequest) measured.send(withTools(view.summaryRequest), turn, "summary");
     const tokens = measured.send(withTools(view.messages), turn, "turn");
+    if (view.reminder !== undefined)
+      measured.tally.reminderTokens += counter.segment(view.reminder).tokens;
     policy.record?.(tokens);
   }
   return {
@@ -361,6 +384,64 @@ export interface FileReport extends ReplayStats {
   };
 }
 
+/** A figure over the sessions taken one by one (quantiles interpolated between ranks). */
+export interface Spread {
+  min: number;
+  median: number;
+  p90: number;
+  max: number;
+}
+
+/** The figures of the pooled total, per session: a pooled figure can hide the session that fails. */
+export interface Distribution {
+  sessions: number;
+  tokens_ratio: Spread;
+  cache_hit_gap: Spread;
+  cost_ratio_r01: Spread;
+  cost_ratio_r025: Spread;
+  layers_cost_ratio_r01: Spread;
+  over_window: Spread;
+  /** Sessions whose input cost at 0.1× is above naive's. */
+  costlier_than_naive: number;
+  /** Of those, the sessions whose layers alone (the reminders' tokens left out) cost more. */
+  layers_costlier_than_naive: number;
+}
+
+/** The `q` quantile of `values` (linear between ranks), 0 for none. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = q * (sorted.length - 1);
+  const low = Math.floor(at);
+  const lower = sorted[low] ?? 0;
+  const upper = sorted[Math.min(low + 1, sorted.length - 1)] ?? lower;
+  return lower + (upper - lower) * (at - low);
+}
+
+function spread(values: readonly number[]): Spread {
+  return {
+    min: quantile(values, 0),
+    median: quantile(values, 0.5),
+    p90: quantile(values, 0.9),
+    max: quantile(values, 1),
+  };
+}
+
+export function distributionOf(files: readonly ReplayStats[]): Distribution {
+  const of = (figure: (stats: ReplayStats) => number): Spread => spread(files.map(figure));
+  return {
+    sessions: files.length,
+    tokens_ratio: of((s) => s.tokens_ratio),
+    cache_hit_gap: of((s) => s.cache_hit_gap),
+    cost_ratio_r01: of((s) => s.cost_ratio_r01),
+    cost_ratio_r025: of((s) => s.cost_ratio_r025),
+    layers_cost_ratio_r01: of((s) => s.layers_cost_ratio_r01),
+    over_window: of((s) => s.over_window),
+    costlier_than_naive: files.filter((s) => s.cost_ratio_r01 > 1).length,
+    layers_costlier_than_naive: files.filter((s) => s.layers_cost_ratio_r01 > 1).length,
+  };
+}
+
 /** The `--json` object. */
 export interface ReplayReport {
   window: number;
@@ -368,6 +449,8 @@ export interface ReplayReport {
   tokenizer: typeof TOKENIZER;
   files: FileReport[];
   total: ReplayStats;
+  /** The same figures per session: min, median, p90, max. */
+  distribution: Distribution;
 }
 
 export function fileReport(replay: SessionReplay): FileReport {
@@ -417,5 +500,6 @@ export async function replaySessions(
     tokenizer: TOKENIZER,
     files,
     total: statsOf(policyTotal, naiveTotal),
+    distribution: distributionOf(files),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { describeError } from "../../errors.ts";
 import { createModelClient } from "../../agent/model.ts";
+import { cachedPriceRatio } from "../../agent/pricing.ts";
 import { dispatchTaskPrompt, fence, threadTaskPrompt } from "../../agent/prompt.ts";
 import type { Config } from "../../config/config.ts";
 import type { CommentInfo, IssueInfo, PullInfo } from "../../domain/conversation.ts";
@@ -111,7 +112,7 @@ function sessionSettings(
       costBudget: config.costBudget,
       tokenBudget: config.tokenBudget,
     },
-    window: { window: config.contextWindow },
+    window: { window: config.contextWindow, cachedPrice: cachedPriceRatio(config.model) },
     deny: config.deny,
     promptCacheKey: `pitcrew-${task.repository.owner}-${task.repository.repo}-${task.threadKey}`,
     onSandbox: ({ backend, probe }) =>

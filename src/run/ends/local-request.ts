@@ -4,6 +4,7 @@
  * from the options and the repository's setup at the run's base.
  */
 import { createModelClient } from "../../agent/model.ts";
+import { cachedPriceRatio } from "../../agent/pricing.ts";
 import { localTaskPrompt } from "../../agent/prompt.ts";
 import { readRepositorySetup } from "../../config/repository.ts";
 import { DEFAULT_SETTINGS } from "../../sandbox/policy.ts";
@@ -48,6 +49,7 @@ export function localRequest(asked: LocalTask): RequestPort<LocalWorkspace> {
             baseUrl: asked.baseUrl,
           }),
           limits: { maxTurns: asked.maxTurns },
+          window: { cachedPrice: cachedPriceRatio(asked.model) },
           deny: config.permissions.deny,
           promptCacheKey: `pitcrew-run-${worktree.branch}`,
         },
