@@ -120,15 +120,18 @@ export function socketMasks(policy: Policy, sockets: readonly string[]): string[
 
 /**
  * Whether bwrap stopped before the command because a socket it was to cover was removed after
- * the scan (bwrap cannot make a mount point on the read-only root): its own error names a
- * covered path, and that path is gone. The command never ran, so it may run again.
+ * the scan (bwrap cannot make a mount point on the read-only root, nor the folders above it when
+ * they went too): its own error names a covered path, and that path is gone. The command never
+ * ran, so it may run again.
  */
 export function lostMaskRace(
   result: { exitCode: number | null; stderr: { text: string } },
   masked: readonly string[],
 ): boolean {
   if (result.exitCode !== 1) return false;
-  const match = /^bwrap: Can't create file at (.+): [^:\n]+\n?$/.exec(result.stderr.text);
+  const match = /^bwrap: Can't (?:create file at|mkdir parents for) (.+): [^:\n]+\n?$/.exec(
+    result.stderr.text,
+  );
   const path = match?.[1];
   if (path === undefined || !masked.includes(path)) return false;
   try {

@@ -128,5 +128,9 @@ describe("host sockets", () => {
     assert.equal(lostMaskRace(failed(said("/dev/null")), ["/dev/null"]), false, "still there");
     assert.equal(lostMaskRace({ exitCode: 2, stderr: { text: said(gone) } }, [gone]), false);
     assert.equal(lostMaskRace(failed(`output\n${said(gone)}`), [gone]), false, "the command spoke");
+    // The socket's folder removed with it: bwrap cannot make the folders above the mount point.
+    const parents = `bwrap: Can't mkdir parents for ${gone}: Read-only file system\n`;
+    assert.equal(lostMaskRace(failed(parents), [gone]), true);
+    assert.equal(lostMaskRace(failed(parents), []), false);
   });
 });

@@ -11,8 +11,8 @@ import { loadSession } from "../../src/commands/context.ts";
 import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../../src/context/replay/policy.ts";
 import { DEFAULT_WINDOW, replaySessions } from "../../src/context/replay/replay.ts";
-import type { ReplayStats } from "../../src/context/replay/replay.ts";
 import { SHARED, needsShared } from "../support/shared.ts";
+import { distributionLines, statsLine } from "../support/replay-lines.ts";
 
 const DIR = join(SHARED, "trajectories");
 
@@ -70,23 +70,31 @@ describe("replay of the shared trajectories", needsShared("trajectories"), () =>
     const sessions = await Promise.all(
       Object.keys(MODEL_CALLS).map((file) => loadSession(join(DIR, file), toolDefinitions())),
     );
-    const line = (name: string, s: ReplayStats): string =>
-      `${name}: tokens ${s.tokens_ratio.toFixed(3)}, cache ${s.cache_hit_ratio.toFixed(3)} (naive ${s.naive_cache_hit_ratio.toFixed(3)}), cost@0.1 ${s.cost_ratio_r01.toFixed(3)}, cost@0.25 ${s.cost_ratio_r025.toFixed(3)}, over ${s.over_window}, compactions ${s.compactions}, peak ${s.peak_tokens}`;
     for (const window of [32_000, 128_000]) {
       const report = await replaySessions(sessions, pitcrewPolicy, window);
       for (const file of report.files)
-        t.diagnostic(line(`window ${window} ${basename(file.file)}`, file));
-      const { total } = report;
-      t.diagnostic(line(`window ${window} all`, total));
+        t.diagnostic(statsLine(`window ${window} ${basename(file.file)}`, file));
+      const { total, distribution } = report;
+      t.diagnostic(statsLine(`window ${window} all`, total));
+      for (const line of distributionLines(`window ${window}`, distribution)) t.diagnostic(line);
       assert.equal(total.over_window, 0, `window ${window}`);
+      assert.equal(distribution.over_window.max, 0, `window ${window}: no session over`);
       if (window !== 32_000) continue;
       assert.ok(total.cost_ratio_r01 <= 0.75, `cost_ratio_r01 ${total.cost_ratio_r01}`);
       assert.ok(total.cost_ratio_r025 <= 0.65, `cost_ratio_r025 ${total.cost_ratio_r025}`);
       assert.ok(total.tokens_ratio <= 0.7, `tokens_ratio ${total.tokens_ratio}`);
+      // Per session: the median session at most 0.80 of naive at 0.1×, none above naive.
+      assert.ok(
+        distribution.cost_ratio_r01.median <= 0.8,
+        `median ${distribution.cost_ratio_r01.median}`,
+      );
+      assert.equal(distribution.costlier_than_naive, 0, "no session costlier than naive");
       // The context issue's cache-hit goal, with the reminder every live request ends with
       // (never cached: the next request puts the model's answer where it stood). The replay is
-      // deterministic, so the goal is asserted as it stands, with no tolerance: 0.9217 when
-      // measured, a margin of 0.0017 that any change to the policy must keep.
+      // deterministic, so the goal is asserted as it stands, with no tolerance: 0.9238 when
+      // measured, a margin of 0.0038 that any change to the policy must keep. (The gap to naive,
+      // 5.4 points here, is above the 4 points the window-guarantee issue asks: docs/context.md
+      // says why a 32k window cannot close it; at 128k it is 2.4.)
       assert.ok(total.cache_hit_ratio >= 0.92, `cache_hit_ratio ${total.cache_hit_ratio}`);
     }
   });
