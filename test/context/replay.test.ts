@@ -438,6 +438,67 @@ describe("loading recorded sessions", () => {
     assert.equal(loaded.history.length, 6);
   });
 
+  test("a mini-swe-agent 2.x trajectory (1.1), text mode: a mswea_bash_command block is a bash call; the exit message is left out", () => {
+    const messages = [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Fix the bug." },
+      {
+        role: "assistant",
+        content: "THOUGHT: look.\n\n```mswea_bash_command\nls -la\n```",
+        extra: {},
+      },
+      { role: "user", content: "<returncode>0</returncode>\n<output>a.py</output>" },
+      {
+        role: "assistant",
+        content: "Done.\n\n```mswea_bash_command\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```",
+      },
+      { role: "user", content: "<returncode>0</returncode>" },
+      { role: "exit", content: "", extra: { exit_status: "Submitted", submission: "" } },
+    ];
+    const loaded = parseSession(
+      trajectory(messages, "mini-swe-agent-1.1"),
+      "v2.traj.json",
+      toolDefinitions(),
+    );
+    assert.equal(loaded.format, "mini-swe-agent-1.1");
+    assert.deepEqual(
+      loaded.history.map((message) => message.role),
+      ["system", "user", "assistant", "tool", "assistant", "tool"],
+    );
+    const first = loaded.history[2];
+    assert.ok(first?.role === "assistant");
+    assert.deepEqual(first.toolCalls, [
+      { id: "call_1", name: "bash", arguments: '{"command":"ls -la"}' },
+    ]);
+  });
+
+  test("a mini-swe-agent 2.x trajectory (1.1) of a tool-calling model: its tool calls and results as recorded", () => {
+    const messages = [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Fix the bug." },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "t1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "t1", content: "a.py" },
+      { role: "assistant", content: "Done." },
+      { role: "exit", content: "done", extra: { exit_status: "Submitted" } },
+    ];
+    const loaded = parseSession(
+      trajectory(messages, "mini-swe-agent-1.1"),
+      "v2.traj.json",
+      toolDefinitions(),
+    );
+    assert.deepEqual(
+      loaded.history.map((message) => message.role),
+      ["system", "user", "assistant", "tool", "assistant"],
+    );
+    assert.equal(pairingProblem(loaded.history), undefined);
+  });
+
   test("a mini-swe-agent trajectory: one bash block is one bash call, its observation the result", async () => {
     const loaded = parseSession(trajectory(MINI), "toy.traj.json", toolDefinitions());
     assert.equal(loaded.format, "mini-swe-agent-1");
@@ -515,7 +576,11 @@ describe("loading recorded sessions", () => {
       JSON.stringify([{ role: "user", content: [{ type: "image_url", image_url: {} }] }]),
       /content part of type 'image_url'/,
     ],
-    ["another trajectory format", trajectory([], "swe-agent"), /"swe-agent" is not supported/],
+    [
+      "another trajectory format",
+      trajectory([], "swe-agent"),
+      /"swe-agent" is not supported \(only mini-swe-agent-1 and mini-swe-agent-1\.1\)/,
+    ],
     ["an object of another kind", JSON.stringify({ hello: 1 }), /neither `messages`/],
   ];
   for (const [what, text, message] of refusals) {

@@ -21,6 +21,7 @@ export type SessionFormat =
   | "openai-messages"
   | "openai-jsonl"
   | "mini-swe-agent-1"
+  | "mini-swe-agent-1.1"
   | "swe-agent-traj"
   | "openhands-events"
   | "openhands-sdk-events"
@@ -93,13 +94,14 @@ export function fromOpenAIMessages(values: readonly unknown[]): Message[] {
   });
 }
 
-const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
+/** A command block: ```bash (mini-swe-agent 1) or ```mswea_bash_command (2.x's text mode). */
+const BASH_BLOCK = /```(?:bash|mswea_bash_command)\s*\n([\s\S]*?)\n```/g;
 const RETURN_CODE = /^<returncode>(-?\d+)<\/returncode>/;
 const TIMED_OUT = /^The last command <command>[\s\S]*?<\/command> timed out/;
 
 /**
- * A mini-swe-agent-1 trajectory as tool calls, as its README maps it. An assistant message with
- * exactly one ```bash block is one `bash` call `{command}` (the text around the block stays as
+ * A mini-swe-agent trajectory as tool calls, as its README maps it. An assistant message with
+ * exactly one ```bash (or, in 2.x, ```mswea_bash_command) block is one `bash` call `{command}` (the text around the block stays as
  * content) and the user message after it is that call's result, an error when the return code is
  * not 0 or the command timed out. An assistant message with no block or several is plain text
  * (mini-swe-agent answered it with a format error, which stays a user message). The system
@@ -212,16 +214,27 @@ function fromJson(value: unknown, known: readonly ToolDefinition[]): Omit<Record
   }
   if (!isObject(value)) throw new Error("the JSON is neither a list of messages nor an object");
   if (value.trajectory_format !== undefined) {
-    if (value.trajectory_format !== "mini-swe-agent-1") {
+    const format = value.trajectory_format;
+    if (format !== "mini-swe-agent-1" && format !== "mini-swe-agent-1.1") {
       throw new Error(
-        `trajectory_format ${JSON.stringify(value.trajectory_format)} is not supported (only mini-swe-agent-1)`,
+        `trajectory_format ${JSON.stringify(format)} is not supported (only mini-swe-agent-1 and mini-swe-agent-1.1)`,
       );
     }
     if (!Array.isArray(value.messages)) throw new Error("the trajectory has no messages list");
-    const history = fromMiniSweAgent(value.messages);
+    // mini-swe-agent 2.x (1.1) ends with an `exit` message the model never saw, and with a
+    // tool-calling model records OpenAI tool calls and results; in its text mode, and in 1.x,
+    // the command is a fenced block in the answer.
+    const sent = value.messages.filter((message) => !isObject(message) || message.role !== "exit");
+    const toolCalling = sent.some(
+      (message) =>
+        isObject(message) &&
+        (message.role === "tool" ||
+          (Array.isArray(message.tool_calls) && message.tool_calls.length > 0)),
+    );
+    const history = toolCalling ? fromOpenAIMessages(sent) : fromMiniSweAgent(sent);
     const reported = reportedUsage(value.messages);
     return {
-      format: "mini-swe-agent-1",
+      format,
       history,
       tools: knownTools(history, known),
       ...(reported ? { reported } : {}),
