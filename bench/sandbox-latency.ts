@@ -17,6 +17,7 @@ import { hostSocketPaths } from "../src/sandbox/host-sockets.ts";
 import { findBwrap } from "../src/sandbox/probe.ts";
 import { DEFAULT_SETTINGS } from "../src/sandbox/policy.ts";
 import { runContained } from "../src/sandbox/runner.ts";
+import { seeded } from "../test/support/random.ts";
 import type { RunResult } from "../src/sandbox/runner.ts";
 import { createSandbox } from "../src/sandbox/sandbox.ts";
 import type { Sandbox } from "../src/sandbox/sandbox.ts";
@@ -126,21 +127,9 @@ async function measure(
   }));
 }
 
-/** A small deterministic PRNG (mulberry32), so every run greps the same tree. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Writes the grep tree under `root`; returns its file count and size in bytes. */
 function generateTree(root: string): { files: number; bytes: number } {
-  const random = prng(0x5eed);
+  const random = seeded(0x5eed);
   const syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "de", "po", "an", "el"];
   const words = Array.from({ length: 4096 }, () => {
     let word = "";

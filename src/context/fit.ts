@@ -58,17 +58,19 @@ export function capMessage(
       `[… ${text.length - 2 * keep} of ${text.length} characters of this message cut here to fit the context window; ${whereWhole(message)} …]`,
     ]),
   });
-  // The most characters kept at each end that still fit: a binary search, since more kept never
-  // costs fewer tokens.
-  let low = 0;
-  let high = Math.floor(text.length / 2);
-  if (estimate(cut(low)) > maxTokens) return cut(low);
+  // The most characters kept at each end that still fit (more kept never costs fewer tokens).
+  const fits = (keep: number): boolean => estimate(cut(keep)) <= maxTokens;
+  return cut(fits(0) ? largest(0, Math.floor(text.length / 2), fits) : 0);
+}
+
+/** The largest whole number in [low, high] for which `fits` holds, `fits(low)` being true. */
+function largest(low: number, high: number, fits: (value: number) => boolean): number {
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (estimate(cut(middle)) <= maxTokens) low = middle;
+    if (fits(middle)) low = middle;
     else high = middle - 1;
   }
-  return cut(low);
+  return low;
 }
 
 const cuts = new WeakMap<Message, Map<number, Message>>();
@@ -101,12 +103,5 @@ export function waterLevel(sizes: readonly number[], budget: number, floor: numb
   const filled = (cap: number): number => sizes.reduce((sum, size) => sum + Math.min(size, cap), 0);
   if (filled(Number.POSITIVE_INFINITY) <= budget) return Number.POSITIVE_INFINITY;
   if (filled(floor) > budget) return null;
-  let low = floor;
-  let high = Math.max(floor, ...sizes);
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (filled(middle) <= budget) low = middle;
-    else high = middle - 1;
-  }
-  return low;
+  return largest(floor, Math.max(floor, ...sizes), (cap) => filled(cap) <= budget);
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Message } from "../../src/domain/messages.ts";
-import { HEAD, estimate } from "../support/history.ts";
+import { HEAD, bashRound, estimate } from "../support/history.ts";
 import { HANDOFF_REQUEST, keepFrom } from "../../src/context/compact.ts";
 import { ContextManager } from "../../src/context/manager.ts";
 
@@ -16,23 +16,8 @@ const small = (window: number): { window: number; outputReserve: number } => ({
   outputReserve: Math.ceil(window * 0.05),
 });
 
-function round(n: number, size: number): Message[] {
-  const id = `call_${n}`;
-  return [
-    {
-      role: "assistant",
-      content: "",
-      toolCalls: [{ id, name: "bash", arguments: `{"command":"step ${n}"}` }],
-    },
-    {
-      role: "tool",
-      toolCallId: id,
-      name: "bash",
-      content: `exit code: 0\n${"x".repeat(size)}`,
-      isError: false,
-    },
-  ];
-}
+const round = (n: number, size: number): Message[] =>
+  bashRound(n, `exit code: 0\n${"x".repeat(size)}`);
 
 describe("ContextManager", () => {
   test("under the threshold only stubs fire, and the request prefix stays stable", async () => {

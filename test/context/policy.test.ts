@@ -11,7 +11,7 @@ import type { ReminderFacts } from "../../src/context/reminder.ts";
 import { WHOLE_REMINDER, reminderText } from "../../src/context/reminder.ts";
 import type { Message } from "../../src/domain/messages.ts";
 import { ZERO_USAGE } from "../../src/domain/usage.ts";
-import { HEAD } from "../support/history.ts";
+import { HEAD, bashRound } from "../support/history.ts";
 
 /** A small window whose answer room is 5% (the default's 1,024-token floor would dwarf it). */
 const small = (window: number): { window: number; outputReserve: number } => ({
@@ -19,23 +19,11 @@ const small = (window: number): { window: number; outputReserve: number } => ({
   outputReserve: Math.ceil(window * 0.05),
 });
 
-function round(n: number, size: number): Message[] {
-  const id = `call_${n}`;
-  return [
-    {
-      role: "assistant",
-      content: `step ${n}`,
-      toolCalls: [{ id, name: "bash", arguments: `{"command":"cat part${n}.txt"}` }],
-    },
-    {
-      role: "tool",
-      toolCallId: id,
-      name: "bash",
-      content: `exit code: 0\n${`line of part ${n}\n`.repeat(size)}`,
-      isError: false,
-    },
-  ];
-}
+const round = (n: number, size: number): Message[] =>
+  bashRound(n, `exit code: 0\n${`line of part ${n}\n`.repeat(size)}`, {
+    command: `cat part${n}.txt`,
+    text: `step ${n}`,
+  });
 
 const FACTS: ReminderFacts = {
   now: new Date("2026-01-15T09:00:00Z"),

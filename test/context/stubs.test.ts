@@ -11,25 +11,13 @@ import { CACHE_MIN_TOKENS, SMALL_RESULT_CHARS } from "../../src/context/stubs.ts
 import { EMPTY_VIEW_STATE, buildView } from "../../src/context/view.ts";
 import type { ViewState } from "../../src/context/view.ts";
 import type { Message } from "../../src/domain/messages.ts";
-import { HEAD, estimate } from "../support/history.ts";
+import { HEAD, bashRound, estimate } from "../support/history.ts";
 
-function round(n: number, chars: number): Message[] {
-  const id = `call_${n}`;
-  return [
-    {
-      role: "assistant",
-      content: `step ${n}`,
-      toolCalls: [{ id, name: "bash", arguments: `{"command":"cat part${n}.txt"}` }],
-    },
-    {
-      role: "tool",
-      toolCallId: id,
-      name: "bash",
-      content: `exit code: 0\n${"word ".repeat(Math.ceil(chars / 5))}`,
-      isError: false,
-    },
-  ];
-}
+const round = (n: number, chars: number): Message[] =>
+  bashRound(n, `exit code: 0\n${"word ".repeat(Math.ceil(chars / 5))}`, {
+    command: `cat part${n}.txt`,
+    text: `step ${n}`,
+  });
 
 /** A history well above the cache minimum: a large first result the model moved past long ago. */
 const PADDED: Message[] = [...HEAD, ...round(0, 12_000)];

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Message } from "../../src/domain/messages.ts";
-import { HEAD, estimate } from "../support/history.ts";
+import { HEAD, bashRound, estimate } from "../support/history.ts";
 import {
   CLEAR_AT_LEAST_RESULTS,
   EMPTY_VIEW_STATE,
@@ -16,18 +16,12 @@ import {
 import type { ViewState } from "../../src/context/view.ts";
 
 /** One round: an assistant message calling bash, and its result of `size` characters. */
-function round(n: number, size: number, command = `step ${n}`): Message[] {
-  const id = `call_${n}`;
-  const body = `exit code: ${n % 2}\nline one of ${n}\n${"x".repeat(Math.max(0, size - 40))}\nError: boom ${n}`;
-  return [
-    {
-      role: "assistant",
-      content: "",
-      toolCalls: [{ id, name: "bash", arguments: JSON.stringify({ command }) }],
-    },
-    { role: "tool", toolCallId: id, name: "bash", content: body, isError: false },
-  ];
-}
+const round = (n: number, size: number, command = `step ${n}`): Message[] =>
+  bashRound(
+    n,
+    `exit code: ${n % 2}\nline one of ${n}\n${"x".repeat(Math.max(0, size - 40))}\nError: boom ${n}`,
+    { command },
+  );
 
 function history(rounds: number, size: number): Message[] {
   return [...HEAD, ...Array.from({ length: rounds }, (_, n) => round(n + 1, size)).flat()];

@@ -20,18 +20,7 @@ import type { Message } from "../../src/domain/messages.ts";
 import type { ToolDefinition } from "../../src/domain/tools.ts";
 import { ZERO_USAGE } from "../../src/domain/usage.ts";
 import { PitcrewError } from "../../src/errors.ts";
-
-/** A small deterministic PRNG (mulberry32), so a failing case can be replayed by its seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from "../support/random.ts";
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T =>
@@ -103,7 +92,7 @@ interface Case {
 
 /** A history whose sizes are drawn against the window: mostly ordinary, now and then absurd. */
 function generate(window: number, seed: number): Case {
-  const random = prng(seed);
+  const random = seeded(seed);
   // Characters for a share of the window (about 4 per token for ASCII, fewer for the rest).
   const share = (low: number, high: number): number =>
     sized(random, Math.max(10, low * window * 3), Math.max(20, high * window * 3));
@@ -187,7 +176,7 @@ async function replay(made: Case, counter: TokenCounter): Promise<Outcome> {
   const { window, tools, history } = made;
   const settings = { window };
   const limit = requestLimit({ window, compactAt: 0.85, keepAfterCompaction: 0.35 });
-  const random = prng(made.seed ^ 0x5eed);
+  const random = seeded(made.seed ^ 0x5eed);
   const policy = layeredPolicy({
     settings,
     fixedTokens: estimateText(JSON.stringify(tools)),

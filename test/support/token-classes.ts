@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seeded } from "./random.ts";
 
 export interface TokenClass {
   /** Short name, as the tests and the benchmark print it. */
@@ -43,18 +44,6 @@ export function chunks(text: string, size = CHUNK): string[] {
   return out;
 }
 
-/** mulberry32: a small seeded generator, the same numbers everywhere. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Rng = () => number;
 const int = (rng: Rng, low: number, high: number): number =>
   low + Math.floor(rng() * (high - low + 1));
@@ -76,7 +65,7 @@ const uuid = (rng: Rng): string =>
 
 /** Lines from `line` until the text holds SIZE code points. */
 function lines(seed: number, line: (rng: Rng, index: number) => string): string {
-  const rng = random(seed);
+  const rng = seeded(seed);
   const out: string[] = [];
   let points = 0;
   for (let i = 0; points < SIZE; i++) {
@@ -134,7 +123,7 @@ function uuids(): string {
 
 /** `xxd` and `hexdump -C` of bytes that are partly random, partly text, partly zeros. */
 function hexDump(): string {
-  const rng = random(3);
+  const rng = seeded(3);
   const parts: Buffer[] = [];
   let total = 0;
   while (total < 11_000) {
@@ -314,7 +303,7 @@ function csvNumbers(): string {
 
 /** Random bytes as base64 wrapped at 76 (PEM, MIME), some with PEM armour. */
 function base64Wrapped(): string {
-  const rng = random(7);
+  const rng = seeded(7);
   const out: string[] = [];
   let points = 0;
   while (points < SIZE) {
