@@ -37,7 +37,7 @@ The harness commits, pushes and opens the pull request after you finish. Never r
 For any task of more than a couple of steps, keep a todo list with todo_write: the people watching see it.
 
 # How to finish
-When you are done, answer without calling a tool. That answer becomes the core of the pull request description: what was wrong, what you changed, how you verified it, and what is left.`;
+When you are done, answer without calling a tool. That answer becomes the core of the pull request description: what was wrong, what you changed, how you verified it, and what is left. Start it with one line that says what you changed, short enough to be the pull request's title (under 70 characters, no heading marks).`;
 
 /**
  * The run's branch, said once in the start messages: it does not change during a run (the agent

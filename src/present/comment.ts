@@ -32,15 +32,26 @@ export function activityLine(activity: Activity | undefined): string {
   return "compacting the conversation into a handoff note";
 }
 
-function checklist(todos: readonly Todo[], audience: Audience): string {
+/**
+ * The todo list as a checklist. While the run works, the step in progress is marked so; once it
+ * has ended nothing is in progress any more, so the list is shown as the agent left it, and said
+ * to be stale when the agent did not mark every step done.
+ */
+function checklist(todos: readonly Todo[], audience: Audience, ended: boolean): string {
   const items = todos.slice(0, TODO_LIMIT).map(({ content, status }) => {
     const text = quotedLine(content, audience, TODO_CHARS);
     if (status === "completed") return `- [x] ${text}`;
-    if (status === "in_progress") return `- [ ] **${text}** ← in progress`;
+    if (status === "in_progress" && !ended) return `- [ ] **${text}** ← in progress`;
     return `- [ ] ${text}`;
   });
   if (todos.length > TODO_LIMIT) items.push(`- … and ${todos.length - TODO_LIMIT} more`);
-  return items.join("\n");
+  const stale = ended && todos.some((todo) => todo.status !== "completed");
+  return [
+    ...(stale
+      ? ["_The todo list as the agent last left it: it did not mark every step done._"]
+      : []),
+    ...items,
+  ].join("\n");
 }
 
 function summaryBlock(title: string, summary: string, audience: Audience): string | undefined {
@@ -97,7 +108,7 @@ export function renderProgress(state: ProgressState): string {
     ...phaseBlocks(state, audience),
     state.todos === undefined || state.todos.length === 0
       ? undefined
-      : checklist(state.todos, audience),
+      : checklist(state.todos, audience, state.phase !== "working"),
     [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
     state.thread === undefined || state.thread.runs < 2
       ? undefined

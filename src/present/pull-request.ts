@@ -30,6 +30,26 @@ function firstLine(text: string): string {
   return (text.split("\n").find((line) => line.trim() !== "") ?? "").trim();
 }
 
+/** A first line longer than this is a paragraph, not a title. */
+const TITLE_LINE_MAX = 100;
+
+/**
+ * The title the model gave its work: the first line of its summary, as the system prompt asks
+ * (heading marks, bold and a `Title:` label taken off), when it reads as one — a short line that
+ * does not lead into a list, with the rest of the summary after it. Undefined otherwise.
+ */
+export function summaryTitle(summary: string): string | undefined {
+  const lines = summary.split("\n").filter((line) => line.trim() !== "");
+  if (lines.length < 2) return undefined;
+  const line = (lines[0] ?? "")
+    .replace(/^#+\s*/, "")
+    .replace(/^\*\*(.*)\*\*$/, "$1")
+    .replace(/^title:\s*/i, "")
+    .trim();
+  if (line.length < 8 || line.length > TITLE_LINE_MAX || /[:：]$/.test(line)) return undefined;
+  return line.replace(/\.$/, "");
+}
+
 function shortTitle(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   if (line.length <= TITLE_LIMIT) return line;
@@ -38,20 +58,25 @@ function shortTitle(text: string): string {
 }
 
 /**
- * The pull request's title and body. The title is the issue's for `fix` and otherwise the
- * instruction's first line; the body leads with the model's summary, then the changes, the issue
- * link (`Fixes` only when the work is done: an early stop is `Part of` and says it is unfinished),
- * who asked, the run and what it cost.
+ * The pull request's title and body. When the work is done, the title is what the model says it
+ * changed (its summary's first line); otherwise, or when that line is no title, the issue's for
+ * `fix` and the instruction's first line for the rest. The body leads with the model's summary
+ * (less the line the title took), then the changes, the issue link with the issue's title
+ * (`Fixes` only when the work is done: an early stop is `Part of` and says it is unfinished), who
+ * asked, the run and what it cost.
  */
 export function pullRequestText(facts: PullRequestFacts): { title: string; body: string } {
   const { task, stopReason } = facts;
+  const done = stopReason === "done";
   const instruction = firstLine(task.instruction);
+  const given = done ? summaryTitle(facts.summary) : undefined;
   const source =
-    task.kind === "fix"
+    given ??
+    (task.kind === "fix"
       ? (facts.issueTitle ?? instruction)
       : instruction === ""
         ? facts.issueTitle
-        : instruction;
+        : instruction);
   const audience = audienceOf(task, facts.runUrl);
   const title = defusePlain(
     shortTitle(
@@ -59,9 +84,11 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
     ),
     audience,
   );
+  // The line the title took is not said twice, unless it is all the summary says.
+  const rest = facts.summary.trim().split("\n").slice(1).join("\n").trim();
+  const summary = given !== undefined && rest !== "" ? rest : facts.summary;
 
   const ref = threadRef(task);
-  const done = stopReason === "done";
   const sections = [PITCREW_COMMENT_MARKER];
   if (!done) {
     sections.push(
@@ -69,15 +96,18 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
     );
   }
   sections.push(
-    facts.summary.trim() === ""
-      ? "_The agent left no summary._"
-      : quotedMarkdown(facts.summary, audience),
+    summary.trim() === "" ? "_The agent left no summary._" : quotedMarkdown(summary, audience),
   );
   // File names can hold words too; a squash merge may copy the block into a commit message.
   const diffstat = neutraliseClosing(facts.diffstat, audience, false);
   if (diffstat.trim() !== "") sections.push(`### Changes\n\n${codeBlock(diffstat)}`);
-  if (task.thread.kind === "issue") sections.push(`${done ? "Fixes" : "Part of"} ${ref}`);
-  if (task.thread.kind === "pr") sections.push(`For ${ref}`);
+  // The thread's own title, after its link; untrusted text like the rest.
+  const about =
+    facts.issueTitle === undefined || facts.issueTitle.trim() === ""
+      ? ""
+      : `: ${defusePlain(shortTitle(facts.issueTitle), audience)}`;
+  if (task.thread.kind === "issue") sections.push(`${done ? "Fixes" : "Part of"} ${ref}${about}`);
+  if (task.thread.kind === "pr") sections.push(`For ${ref}${about}`);
   sections.push(
     `---\n${requestLine(task, audience)} · [workflow run](${facts.runUrl})\n\n${formatTotals(facts.totals)}`,
   );

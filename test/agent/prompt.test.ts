@@ -75,6 +75,10 @@ const FACTS: [string, RegExp][] = [
     "the answer is the PR description's core: wrong, changed, verified, left",
     /what was wrong, what you changed, how you verified it, and what is left/,
   ],
+  [
+    "the answer's first line is the pull request's title: what changed",
+    /Start it with one line that says what you changed, short enough to be the pull request's title/,
+  ],
 ];
 
 describe("the system prompt", () => {

@@ -42,8 +42,11 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     assert.equal(pull?.head.ref, "pitcrew/issue-1");
     assert.equal(pull?.base.ref, "main");
     assert.equal(pull?.draft, false);
-    assert.match(pull?.body ?? "", /Fixes #1/);
+    // The title says what changed (the summary's first line); the issue's title is in the body.
+    assert.equal(pull?.title, "Make add() add");
+    assert.match(pull?.body ?? "", /\n\nFixes #1: \S/);
     assert.match(pull?.body ?? "", /add\(\) subtracted instead of adding/);
+    assert.doesNotMatch(pull?.body ?? "", /Make add\(\) add/, "the title line is not said twice");
 
     const diff = execFileSync("git", ["-C", made.origin, "diff", "main", "pitcrew/issue-1"], {
       encoding: "utf8",
@@ -69,6 +72,12 @@ describe("/agent fix with the built action", needsBwrap(), () => {
     const pullUrl = `https://github.com/Codertocat/Hello-World/pull/${pull?.number}`;
     assert.ok(body.includes(pullUrl), body);
     assert.match(body, /- \[x\] Reproduce the failing test/);
+    // Finished: nothing is in progress any more; the step the agent never ticked is shown as left.
+    assert.doesNotMatch(body, /in progress/);
+    assert.match(
+      body,
+      /_The todo list as the agent last left it: it did not mark every step done\._\n- \[x\] Reproduce the failing test\n- \[ \] Fix add\(\)/,
+    );
     assert.match(body, /\$\d+\.\d{4}/);
     assert.match(body, /https:\/\/github\.com\/Codertocat\/Hello-World\/actions\/runs\/1001/);
 

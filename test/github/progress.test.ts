@@ -109,6 +109,33 @@ describe("renderProgress", () => {
     assert.ok(!body.includes("/agent continue"));
   });
 
+  test("ended: nothing in progress any more; a list the agent left unfinished is said to be stale", () => {
+    const todos = [
+      { content: "Reproduce the crash", status: "completed" },
+      { content: "Fix the parser", status: "in_progress" },
+      { content: "Add a test", status: "pending" },
+    ] as const;
+    for (const ended of [
+      { ...DONE, todos: [...todos] },
+      { ...STOPPED, todos: [...todos] },
+    ]) {
+      const body = renderProgress(ended);
+      assert.ok(!body.includes("in progress"), ended.phase);
+      assert.ok(
+        body.includes(
+          "_The todo list as the agent last left it: it did not mark every step done._\n- [x] Reproduce the crash\n- [ ] Fix the parser\n- [ ] Add a test",
+        ),
+        ended.phase,
+      );
+    }
+    const finished = renderProgress({
+      ...DONE,
+      todos: todos.map((todo) => ({ ...todo, status: "completed" as const })),
+    });
+    assert.ok(!finished.includes("last left it"), "every step done: not stale");
+    assert.ok(finished.includes("- [x] Fix the parser"));
+  });
+
   test("working before anything happened: says it is getting started, no checklist, no totals", () => {
     const body = renderProgress({ task: TASK, runUrl: RUN_URL, ...NO_WORK, phase: "working" });
     assert.ok(body.includes("Now: getting started"));
@@ -190,7 +217,11 @@ describe("renderProgress", () => {
     const body = renderProgress({ ...DONE, summary });
     assert.ok(body.includes("Fixed it. @\u200bbob please review &lt;!-- hidden"));
     // Inside the code block the text stays as written, and the block is closed before the list.
-    assert.ok(body.includes("```js\nconst tag = '<details>'; // @carol\n```\n\n- [x] Reproduce"));
+    assert.ok(
+      body.includes(
+        "```js\nconst tag = '<details>'; // @carol\n```\n\n_The todo list as the agent last left it: it did not mark every step done._\n- [x] Reproduce",
+      ),
+    );
     assert.ok(!/(^|\W)@bob/.test(body));
 
     const long = renderProgress({ ...DONE, summary: "word ".repeat(10_000) });

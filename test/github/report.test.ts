@@ -80,7 +80,7 @@ describe("pullRequestText", () => {
         PITCREW_COMMENT_MARKER,
         FACTS.summary,
         `### Changes\n\n\`\`\`text\n${DIFFSTAT}\n\`\`\``,
-        "Fixes #12",
+        "Fixes #12: Parser crashes on empty input",
         `---\n@alice asked for \`/agent fix\` · [workflow run](${RUN_URL})`,
         "turns: 7 · tokens: 42,000 (prompt 40,000, 75% cached; completion 2,000) · cost: $0.0123",
       ].join("\n\n"),
@@ -95,7 +95,7 @@ describe("pullRequestText", () => {
         "**Unfinished:** pitcrew stopped early (the time budget ran out); this draft holds the work so far. Reply `/agent continue` on #12 to go on from here.",
       ),
     );
-    assert.ok(body.includes("\n\nPart of #12\n\n"));
+    assert.ok(body.includes("\n\nPart of #12: Parser crashes on empty input\n\n"));
     assert.ok(!body.includes("Fixes"));
   });
 
@@ -104,7 +104,7 @@ describe("pullRequestText", () => {
       ...FACTS,
       task: { ...TASK, thread: { kind: "pr", number: 7 }, threadKey: "pr-7" },
     }).body;
-    assert.ok(onPull.includes("\n\nFor #7\n\n"));
+    assert.ok(onPull.includes("\n\nFor #7: Parser crashes on empty input\n\n"));
     assert.ok(!onPull.includes("Fixes"));
     const dispatched = pullRequestText({
       ...FACTS,
@@ -127,6 +127,7 @@ describe("pullRequestText", () => {
       ...FACTS,
       issueTitle: "Crash (closes #5)",
       summary: `${attack}\n\n\`\`\`\nresolves #101\n\`\`\``,
+      stopReason: "max_turns",
     });
     assert.equal(title, "Crash (closes `#5`)");
     assert.ok(
@@ -136,7 +137,34 @@ describe("pullRequestText", () => {
       body,
     );
     assert.ok(body.includes("```\nresolves #\u200b101\n```"));
-    assert.ok(body.includes("\n\nFixes #12\n\n"));
+    assert.ok(body.includes("\n\nPart of #12: Crash (closes `#5`)\n\n"));
+    // The same line as the title a finished run's summary gives: defused there too.
+    const finished = pullRequestText({ ...FACTS, summary: `${attack}\n\nthe rest` });
+    assert.ok(finished.title.startsWith("Fixes `#99`, closes `#100`; fixes #12."), finished.title);
+    assert.doesNotMatch(finished.title, /(?<!`)#(99|100)(?!`)/);
+  });
+
+  test("title when done: the first line of the model's summary says what changed; the issue's title stays in the body", () => {
+    const summary =
+      "## Check the input's length before reading\n\nThe parser read past the end of empty input.";
+    const { title, body } = pullRequestText({ ...FACTS, summary });
+    assert.equal(title, "Check the input's length before reading");
+    assert.ok(
+      body.includes(`${PITCREW_COMMENT_MARKER}\n\nThe parser read past the end of empty input.`),
+    );
+    assert.ok(!body.includes("## Check"), "the title line is not said twice");
+    assert.ok(body.includes("\n\nFixes #12: Parser crashes on empty input\n\n"));
+    for (const [given, expected] of [
+      ["**Title: Guard empty input**\nmore", "Guard empty input"],
+      ["Done.\nmore", "Parser crashes on empty input"],
+      ["Here is what I changed:\n- a", "Parser crashes on empty input"],
+      [`${"a very long first line ".repeat(6)}\nmore`, "Parser crashes on empty input"],
+      ["One line only, no body after it", "Parser crashes on empty input"],
+    ] as const) {
+      assert.equal(pullRequestText({ ...FACTS, summary: given }).title, expected, given);
+    }
+    const stopped = pullRequestText({ ...FACTS, summary, stopReason: "time_budget" });
+    assert.equal(stopped.title, "Parser crashes on empty input", "a draft keeps the issue's title");
   });
 
   test("an empty summary says so; a summary with an open fence cannot swallow the rest", () => {
