@@ -3,8 +3,9 @@
  * by exit status, stdout and stderr.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -58,50 +59,131 @@ function cli(
   });
 }
 
+const USAGE_LINE =
+  "usage: pitcrew sandbox [--workspace DIR] [--explain] [--sandbox auto|bwrap|seatbelt|none] [--timeout SECONDS] -- CMD [ARG...]";
+
+/** Words of Node's parseArgs errors, which a person must never see instead of pitcrew's own. */
+const PARSE_ARGS_WORDS =
+  /Unknown option|argument missing|positional argument|does not take an argument|ERR_PARSE_ARGS/;
+
+/** A usage error: exit 2, pitcrew's sentence and the usage line on stderr, nothing on stdout. */
+function assertUsageError(run: Run, sentence: RegExp, label: string): void {
+  assert.equal(run.status, 2, `${label}: ${run.stderr}`);
+  assert.equal(run.stdout, "", label);
+  const lines = run.stderr.split("\n");
+  assert.equal(
+    lines.length,
+    3,
+    `${label}: one sentence, the usage line, nothing else:\n${run.stderr}`,
+  );
+  assert.match(lines[0]!, /^pitcrew sandbox: cli-[a-z-]+: [A-Z-].*[.\w]$/, label);
+  assert.match(lines[0]!, sentence, label);
+  assert.equal(lines[1], USAGE_LINE, label);
+  assert.equal(lines[2], "", label);
+  assert.doesNotMatch(run.stderr, PARSE_ARGS_WORDS, label);
+}
+
 describe("pitcrew sandbox: arguments", () => {
-  test("no command: exit 2 with the hint", async () => {
-    const run = await cli(["sandbox"]);
-    assert.equal(run.status, 2);
-    assert.match(
-      run.stderr,
-      /^pitcrew sandbox: cli-no-command: Name the command to run after --, for example: pitcrew sandbox -- npm test\n$/,
-    );
-    assert.equal(run.stdout, "");
-  });
-
-  test("a bad --sandbox value: exit 2 naming the choices", async () => {
-    const run = await cli(["sandbox", "--sandbox", "docker", "--", "true"]);
-    assert.equal(run.status, 2);
-    assert.match(
-      run.stderr,
-      /cli-bad-option: --sandbox must be one of auto, bwrap, seatbelt, none, not 'docker'/,
-    );
-  });
-
-  test("a bad --timeout: exit 2", async () => {
-    for (const value of ["0", "soon"]) {
-      const run = await cli(["sandbox", `--timeout=${value}`, "--", "true"]);
-      assert.equal(run.status, 2, value);
-      assert.match(run.stderr, /cli-bad-option: --timeout takes a number of seconds above 0/);
+  test("--help and -h print the usage with every option and exit 0, running nothing", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const marker = join(workspace, "help-ran");
+      const run = await cli(["sandbox", "--timeout", "5", flag, "--", "touch", marker]);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stderr, "");
+      assert.ok(run.stdout.startsWith(`${USAGE_LINE}\n`), run.stdout);
+      for (const option of [
+        "--workspace DIR",
+        "--explain",
+        "--sandbox NAME",
+        "--timeout SECONDS",
+        "-h, --help",
+      ]) {
+        assert.ok(run.stdout.includes(`  ${option} `), `${flag}: ${option} is not described`);
+      }
+      assert.match(
+        run.stdout,
+        /a number above 0, at most 86400\s+\(default 60, as the action's command-timeout\)/,
+      );
+      assert.match(
+        run.stdout,
+        /^exit status: the command's; 124 when it timed out; 125 when the sandbox cannot start;$/m,
+      );
+      assert.ok(!existsSync(marker), "--help ran the command");
     }
   });
 
-  test("an unknown option: exit 2", async () => {
-    const run = await cli(["sandbox", "--network", "--", "true"]);
-    assert.equal(run.status, 2);
-    assert.match(run.stderr, /^pitcrew sandbox: .*--network/);
+  test("no command: exit 2 with the hint and the usage line", async () => {
+    for (const args of [["sandbox"], ["sandbox", "--"], ["sandbox", "--timeout", "5"]]) {
+      assertUsageError(
+        await cli(args),
+        /^pitcrew sandbox: cli-no-command: Name the command to run after --, for example: pitcrew sandbox -- npm test$/,
+        args.join(" "),
+      );
+    }
   });
 
-  test("no subcommand prints the usage and exits 2; --help exits 0; an unknown one exits 2", async () => {
-    const none = await cli([]);
-    assert.equal(none.status, 2);
-    assert.match(none.stdout, /usage: pitcrew <command>/);
-    const help = await cli(["--help"]);
-    assert.equal(help.status, 0);
-    assert.match(help.stdout, /sandbox \[--workspace DIR\]/);
-    const unknown = await cli(["frobnicate"]);
-    assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+  test("a bad --sandbox value: exit 2 naming the choices", async () => {
+    assertUsageError(
+      await cli(["sandbox", "--sandbox", "docker", "--", "true"]),
+      /cli-bad-option: --sandbox must be one of auto, bwrap, seatbelt, none, not 'docker'\.$/,
+      "--sandbox docker",
+    );
+  });
+
+  test("a bad --timeout: exit 2 saying what it takes; nothing runs", async () => {
+    const marker = join(workspace, "timeout-ran");
+    for (const value of ["0", "soon", "-1", "Infinity", "1e3", "0x10", "86401", " "]) {
+      const run = await cli(["sandbox", `--timeout=${value}`, "--", "touch", marker]);
+      assertUsageError(
+        run,
+        new RegExp(
+          `cli-bad-option: --timeout takes a number of seconds above 0 and at most 86400 \\(a day\\), for example --timeout 300; '${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}' is not one\\.$`,
+        ),
+        `--timeout=${value}`,
+      );
+    }
+    for (const args of [
+      ["--timeout"],
+      ["--timeout", "--", "true"],
+      ["--timeout", "--explain"],
+      ["--timeout="],
+    ]) {
+      assertUsageError(
+        await cli(["sandbox", ...args]),
+        /cli-bad-option: --timeout needs a value, for example --timeout 300\.$/,
+        args.join(" "),
+      );
+    }
+    assert.ok(!existsSync(marker), "a bad --timeout ran the command");
+  });
+
+  test("an option pitcrew does not have, or a value given to a flag: exit 2 in pitcrew's words", async () => {
+    assertUsageError(
+      await cli(["sandbox", "--network", "--", "true"]),
+      /cli-bad-option: --network is not an option of pitcrew sandbox; its options are --workspace, --explain, --sandbox, --timeout and --help\.$/,
+      "--network",
+    );
+    assertUsageError(
+      await cli(["sandbox", "npm", "test", "--watch"]),
+      /cli-bad-option: --watch is not an option of pitcrew sandbox\. If it is meant for the command, put the command after --, as in: pitcrew sandbox -- npm test --watch$/,
+      "npm test --watch",
+    );
+    assertUsageError(
+      await cli(["sandbox", "--explain=yes"]),
+      /cli-bad-option: --explain takes no value; write it alone\.$/,
+      "--explain=yes",
+    );
+    assertUsageError(
+      await cli(["sandbox", "--workspace"]),
+      /cli-bad-option: --workspace needs a value, for example --workspace DIR\.$/,
+      "--workspace",
+    );
+  });
+
+  test("after --, every word is the command's, options included", async () => {
+    const run = await cli(["sandbox", "--explain", "--", "ls", "--help", "--timeout", "-h"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, / -- ls --help --timeout -h\n/);
   });
 });
 
@@ -222,9 +304,136 @@ describe("pitcrew sandbox: running commands", needsBwrap(), () => {
     assert.ok(commandLine.endsWith(` -- touch ${marker}`));
   });
 
+  test("--explain on a checkout without .github: the folders it creates say so, and are gone after", async () => {
+    const bare = join(root, "bare");
+    mkdirSync(join(bare, ".git"), { recursive: true });
+    writeFileSync(join(bare, ".git", "config"), "[core]\n\tbare = false\n");
+    const run = await cli(["sandbox", "--explain", "--timeout", "300"], { cwd: bare });
+    assert.equal(run.status, 0, run.stderr);
+    const created =
+      "not in the checkout: created empty and protected for the session, so nothing can be added there; removed at the end";
+    const section = (title: string): string[] => {
+      const lines = run.stdout.split("\n");
+      const start = lines.indexOf(title);
+      assert.notEqual(start, -1, `no "${title}" in:\n${run.stdout}`);
+      const end = lines.findIndex((line, index) => index > start && !line.startsWith("  "));
+      return lines.slice(start + 1, end);
+    };
+    assert.deepEqual(section("read-only inside the workspace:"), [
+      `  ${bare}/.git`,
+      `  ${bare}/.github/workflows (${created})`,
+      `  ${bare}/.github (${created})`,
+    ]);
+    assert.deepEqual(section("writable again inside a read-only folder (pitcrew's own):"), [
+      `  ${bare}/.github/pitcrew (not in the checkout: created empty for the session; removed at the end if still empty)`,
+    ]);
+    assert.deepEqual(
+      section("pinned (cannot be renamed or replaced; writable inside unless read-only above):"),
+      [`  ${bare}/.github (created for the session, as above)`],
+    );
+    assert.match(run.stdout, /^timeout: 300000 ms per command$/m);
+    assert.ok(
+      !existsSync(join(bare, ".github")),
+      "the folders made for --explain were left behind",
+    );
+
+    // Where they exist, the same paths are listed plainly.
+    mkdirSync(join(bare, ".github", "workflows"), { recursive: true });
+    writeFileSync(join(bare, ".github", "workflows", "ci.yml"), "on: push\n");
+    const existing = await cli(["sandbox", "--explain"], { cwd: bare });
+    assert.equal(existing.status, 0, existing.stderr);
+    assert.match(existing.stdout, new RegExp(`^  ${bare}/\\.github/workflows$`, "m"));
+    assert.match(existing.stdout, new RegExp(`^  ${bare}/\\.github$`, "m"));
+    assert.match(
+      existing.stdout,
+      new RegExp(`^  ${bare}/\\.github/pitcrew \\(not in the checkout`, "m"),
+    );
+    assert.ok(!existsSync(join(bare, ".github", "pitcrew")));
+    assert.ok(existsSync(join(bare, ".github", "workflows", "ci.yml")));
+  });
+
   test("--explain without a command explains `true`", async () => {
     const run = await cli(["sandbox", "--explain"]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, / -- true\n/);
+  });
+});
+
+describe("pitcrew sandbox: a tool on a PATH folder the sandbox cannot see", needsBwrap(), () => {
+  // Under /tmp itself, whatever TMPDIR says: the sandbox's /tmp is a fresh tmpfs.
+  const tools = realpathSync(mkdtempSync("/tmp/pitcrew-cli-path-"));
+  after(() => rmSync(tools, { recursive: true, force: true }));
+  const bin = join(tools, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "mytool"), "#!/bin/sh\necho mytool ran\n");
+  chmodSync(join(bin, "mytool"), 0o755);
+  const env = { PATH: `${bin}:/usr/bin:/bin` };
+  const advice = `Put the tool where the sandbox can see it — in the checkout (${workspace}), in a folder on your PATH under ${home} (bound back read-only), or in /usr/local/bin — and run the command again.`;
+  const privateTmp = "the sandbox's /tmp is private (a fresh, empty folder for each command)";
+
+  test("the tool runs on the host (the control)", () => {
+    assert.equal(execFileSync("mytool", { env, encoding: "utf8" }), "mytool ran\n");
+  });
+
+  test("run directly: bwrap cannot exec it, and pitcrew says why and what to do", async () => {
+    const run = await cli(["sandbox", "--", "mytool", "--version"], { env });
+    assert.equal(run.status, 1, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.equal(
+      run.stderr,
+      `bwrap: execvp mytool: No such file or directory\npitcrew sandbox: \`mytool\` was not found inside the sandbox: ${bin} is on your PATH, but ${privateTmp}. ${advice}\n`,
+    );
+  });
+
+  test("by its full path: the same", async () => {
+    const run = await cli(["sandbox", "--", join(bin, "mytool")], { env });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `pitcrew sandbox: \`${join(bin, "mytool")}\` was not found inside the sandbox: it exists on the host, but the sandbox's /tmp is private`,
+      ),
+    );
+  });
+
+  test("through a shell (exit 127): named when the command line names it, else the folder", async () => {
+    const named = await cli(["sandbox", "--", "sh", "-c", "mytool --version"], { env });
+    assert.equal(named.status, 127, named.stderr);
+    // The shell's own line first (dash: "sh: 1: mytool: not found"; bash words it otherwise).
+    const [shell, ours, rest] = named.stderr.split("\n");
+    assert.match(shell!, /^sh: .*mytool: .*not found$/);
+    assert.equal(
+      ours,
+      `pitcrew sandbox: \`mytool\` was not found inside the sandbox (exit status 127): ${bin} is on your PATH, but ${privateTmp}. ${advice}`,
+    );
+    assert.equal(rest, "");
+    const unnamed = await cli(["sandbox", "--", "sh", "-c", "exit 127"], { env });
+    assert.equal(unnamed.status, 127, unnamed.stderr);
+    assert.equal(
+      unnamed.stderr,
+      `pitcrew sandbox: Exit status 127 usually means a command was not found. If it was one of the tools in ${bin}: that folder is on your PATH, but ${privateTmp}. ${advice}\n`,
+    );
+  });
+
+  test("the policy is unchanged, and a failure that is not a missing tool gets no such sentence", async () => {
+    const run = await cli(["sandbox", "--", "test", "-e", join(bin, "mytool")], { env });
+    assert.equal(run.status, 1, "the tool's folder is visible inside");
+    assert.equal(run.stderr, "");
+    const plain = await cli(["sandbox", "--", "sh", "-c", "exit 127"]);
+    assert.equal(plain.status, 127);
+    assert.equal(plain.stderr, "", "no PATH folder is hidden, so there is nothing to say");
+  });
+
+  test("a copy the sandbox can see (in the checkout) runs, with no sentence", async () => {
+    const own = join(workspace, "tools");
+    mkdirSync(own, { recursive: true });
+    writeFileSync(join(own, "mytool"), "#!/bin/sh\necho checkout copy\n");
+    chmodSync(join(own, "mytool"), 0o755);
+    const run = await cli(["sandbox", "--", "mytool"], {
+      env: { PATH: `${bin}:${own}:/usr/bin:/bin` },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, "checkout copy\n");
+    assert.equal(run.stderr, "");
   });
 });

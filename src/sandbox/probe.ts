@@ -7,6 +7,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { promisify } from "node:util";
 import { PitcrewError } from "../errors.ts";
 
@@ -133,6 +134,31 @@ export function findBwrap(locations: readonly string[] = BWRAP_LOCATIONS): strin
   return locations.find((path) => existsSync(path)) ?? null;
 }
 
+/** The list of places as a person reads it: "a, b or c". */
+function either(paths: readonly string[]): string {
+  return paths.length < 2
+    ? (paths[0] ?? "")
+    : `${paths.slice(0, -1).join(", ")} or ${paths.at(-1)}`;
+}
+
+/**
+ * Why bwrap was not found, and what to do. pitcrew never takes bwrap from PATH: a folder on PATH
+ * that an earlier step or a dependency can write would let a planted `bwrap` run in its place,
+ * with the harness's privileges and none of the policy. A bwrap on PATH is named, not used.
+ */
+function missingBwrap(locations: readonly string[], pathVariable: string): string {
+  const onPath = pathVariable
+    .split(":")
+    .filter((entry) => isAbsolute(entry))
+    .map((entry) => join(entry, "bwrap"))
+    .find((path) => !locations.includes(path) && existsSync(path));
+  const found =
+    onPath === undefined
+      ? ""
+      : ` The bwrap at ${onPath}, on your PATH, is not used: install the distribution's package, or, if you trust that one, link it as root: \`sudo ln -s ${onPath} /usr/local/bin/bwrap\`.`;
+  return `bubblewrap (bwrap) is not installed at ${either(locations)}, and pitcrew runs no command without a sandbox. pitcrew looks only there, never on PATH, so that a bwrap planted in a folder on PATH cannot run in its place with pitcrew's privileges.${found} Add a step before pitcrew: \`sudo apt-get install -y bubblewrap\` (locally: \`apt-get install bubblewrap\`).`;
+}
+
 async function succeeds(argv: string[], stdin?: string): Promise<boolean> {
   const [program, ...args] = argv;
   if (program === undefined) return false;
@@ -191,6 +217,8 @@ export interface ProbeOptions {
   allowSetup?: boolean;
   facts?: KernelFacts;
   log?: (message: string) => void;
+  /** The caller's PATH, only to name a bwrap found there that pitcrew will not use. */
+  pathVariable?: string;
 }
 
 export interface ProbeResult {
@@ -222,7 +250,10 @@ export async function probeBwrap(options: ProbeOptions = {}): Promise<ProbeResul
   }
   if (bwrapPath === null) {
     throw unavailable(
-      "bubblewrap (bwrap) is not installed, and pitcrew runs no command without a sandbox. Add a step before pitcrew: `sudo apt-get install -y bubblewrap` (locally: `apt-get install bubblewrap`).",
+      missingBwrap(
+        options.locations ?? BWRAP_LOCATIONS,
+        options.pathVariable ?? process.env.PATH ?? "",
+      ),
     );
   }
 

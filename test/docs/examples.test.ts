@@ -73,8 +73,14 @@ const EXAMPLES: Example[] = [
   { file: "flaky-triage.yml", scopes: { ...THREAD_SCOPES, checks: "read" }, notYet: true },
 ];
 
-/** A step is pitcrew's when it uses `<owner>/pitcrew@<ref>`. */
-const PITCREW_USES = /^[\w.-]+\/pitcrew@[\w./-]+$/;
+/** Where `npm run vendor` puts the action in a repository (scripts/vendor.mjs). */
+const VENDOR_PATH = ".github/actions/pitcrew";
+
+/**
+ * A step is pitcrew's when it uses the vendored copy, `./.github/actions/pitcrew`, or a release,
+ * `<owner>/pitcrew@<ref>`.
+ */
+const PITCREW_USES = /^(?:\.\/\.github\/actions\/pitcrew|[\w.-]+\/pitcrew@[\w./-]+)$/;
 
 /**
  * Defaults that live in the code because action.yml cannot declare them (the runner would fill
@@ -270,6 +276,13 @@ describe("example workflows", () => {
         );
       });
 
+      test("runs the copy `npm run vendor` makes, after the checkout, and names the release form", () => {
+        assert.equal(pitcrew.uses, `./${VENDOR_PATH}`);
+        const text = read(`docs/examples/${example.file}`);
+        assert.match(text, /npm run vendor/);
+        assert.match(text, /^\s*#.*\bOWNER\/pitcrew@v0\b/m, "the release form, as a comment");
+      });
+
       if (example.notYet) {
         test("says at the top that the mode is not available yet, and pitcrew ignores it", () => {
           const header = read(`docs/examples/${example.file}`).split("\n")[0]!;
@@ -429,6 +442,31 @@ describe("docs/action.md", () => {
       [],
       "codes documented but never raised in src/",
     );
+  });
+
+  test("opens with a quick start: the secret, the copy or a release, the workflow, /agent fix", () => {
+    const quick = section(page, "Quick start");
+    const opening = quick.slice(0, quick.indexOf("\n### "));
+    const words = opening.split(/\s+/).filter(Boolean).length;
+    assert.ok(words <= 400, `the quick start is ${words} words: more than two minutes to read`);
+    assert.ok(
+      page.indexOf("\n## Quick start\n") === page.indexOf("\n## "),
+      "it is the first section",
+    );
+    assert.match(opening, /`OPENAI_API_KEY`/);
+    assert.match(opening, /npm run vendor -- \.\.\/your-repo/);
+    assert.match(opening, /When pitcrew has a release.*`uses: OWNER\/pitcrew@v0`/s);
+    assert.match(opening, /\[examples\/agent-fix\.yml\]\(examples\/agent-fix\.yml\)/);
+    assert.match(opening, /```text\n\s*\/agent fix\n/);
+    const script = read("scripts/vendor.mjs");
+    assert.ok(script.includes(`VENDOR_PATH = "${VENDOR_PATH}"`), "the script writes elsewhere");
+    assert.match(read("package.json"), /"vendor": "node scripts\/vendor\.mjs"/);
+  });
+
+  test("says the agent cannot change the vendored action, and when a copy is not safe", () => {
+    const part = section(page, "Quick start").replace(/\s+/g, " ");
+    assert.match(part, /The agent cannot change the action that runs it\./);
+    assert.match(part, /Do not combine a vendored copy with `allow-protected-changes: true`/);
   });
 
   test("says CI repair and flaky triage are not available yet", () => {

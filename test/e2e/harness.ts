@@ -134,10 +134,12 @@ export interface RunOptions {
   runId?: string;
   /** Called with the child process once started (to send it a signal). */
   onSpawn?: (child: ReturnType<typeof execFile>) => void;
+  /** The main step's script (post.js beside it is the post step); default: a fresh build's. */
+  index?: string;
 }
 
 export async function runAction(world: World, options: RunOptions): Promise<ActionRun> {
-  const index = await builtAction();
+  const index = options.index ?? (await builtAction());
   const runId = options.runId ?? "1001";
   const workspace = options.workspace ?? (await checkout(world, `workspace-${runId}`));
   const runner = join(world.root, `runner-${runId}`);

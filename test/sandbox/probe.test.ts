@@ -348,4 +348,28 @@ describe("probeBwrap with stand-ins", () => {
       unavailable("bubblewrap (bwrap) is not installed", "sudo apt-get install -y bubblewrap"),
     );
   });
+
+  test("a bwrap only on PATH is named and never run: pitcrew looks in fixed places only", async () => {
+    // Any call at all, --version included, leaves a mark.
+    const path = join(dir, "bwrap");
+    const log = join(dir, "bwrap-on-path.log");
+    writeFileSync(path, `#!/bin/sh\necho "$*" >> '${log}'\nexit 0\n`);
+    chmodSync(path, 0o755);
+    const nowhere = [join(dir, "nowhere", "bwrap"), join(dir, "nowhere-either", "bwrap")];
+    await assert.rejects(
+      probeBwrap({
+        locations: nowhere,
+        allowSetup: false,
+        facts: CLEAN,
+        pathVariable: `relative/bin:${dir}:/usr/bin`,
+      }),
+      unavailable(
+        `bubblewrap (bwrap) is not installed at ${nowhere[0]} or ${nowhere[1]}`,
+        "never on PATH",
+        `The bwrap at ${path}, on your PATH, is not used`,
+        `sudo ln -s ${path} /usr/local/bin/bwrap`,
+      ),
+    );
+    assert.throws(() => readFileSync(log), "the bwrap on PATH was run");
+  });
 });
