@@ -31,6 +31,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "token-classes", load: () => import("./token-classes.ts") },
   { name: "context-view", load: () => import("./context-view.ts") },
   { name: "cold-start", load: () => import("./cold-start.ts") },
+  { name: "cli-start", load: () => import("./cli-start.ts") },
   { name: "secret-scan", load: () => import("./secret-scan.ts") },
   { name: "notes-scrub", load: () => import("./notes-scrub.ts") },
 ];

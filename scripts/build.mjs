@@ -27,6 +27,13 @@ await build({
   banner: {
     js: "import { createRequire as __pitcrewCreateRequire } from 'node:module'; const require = __pitcrewCreateRequire(import.meta.url);",
   },
+  // `pitcrew --version` (src/version.ts): the version is baked in, so the bundle never reads
+  // package.json, which need not lie beside a copied dist/.
+  define: {
+    PITCREW_BUILD_VERSION: JSON.stringify(
+      JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version,
+    ),
+  },
   logLevel: "warning",
 });
 

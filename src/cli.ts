@@ -2,12 +2,19 @@
 /**
  * The `pitcrew` command for a local checkout: the same pipeline the action runs, for people
  * trying pitcrew and for debugging a run. Subcommands live in src/commands/.
+ *
+ * This file loads nothing but the Node version check and the version: it checks the Node that
+ * runs it before anything an old Node cannot load (so keep it plain, parseable by Node 18), and it
+ * imports each command only when that command is asked for, so `--help` or `sandbox` never pay
+ * for the tokenizer or the model client (esbuild puts each command's code in its own chunks).
  */
-import { contextCommand } from "./commands/context.ts";
-import { runCommand } from "./commands/run.ts";
-import { sandboxCommand } from "./commands/sandbox.ts";
+import { nodeVersionProblem } from "./node-version.ts";
+import { pitcrewVersion } from "./version.ts";
 
-const USAGE = `usage: pitcrew <command> [options]
+const USAGE_LINE = "usage: pitcrew <command> [options]";
+
+const USAGE = `${USAGE_LINE}
+       pitcrew --help | --version
 
 commands:
   run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--sandbox auto|bwrap|none] "task"
@@ -35,15 +42,31 @@ commands:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === "run") return runCommand(rest);
-  if (command === "sandbox") return sandboxCommand(rest);
-  if (command === "context") return contextCommand(rest);
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+  if (command === "run") return (await import("./commands/run.ts")).runCommand(rest);
+  if (command === "sandbox") return (await import("./commands/sandbox.ts")).sandboxCommand(rest);
+  if (command === "context") return (await import("./commands/context.ts")).contextCommand(rest);
+  if (command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE);
-    return command === undefined ? 2 : 0;
+    return 0;
   }
-  process.stderr.write(`pitcrew: unknown command '${command}'\n${USAGE}`);
+  if (command === "--version") {
+    process.stdout.write(`pitcrew ${pitcrewVersion()}\n`);
+    return 0;
+  }
+  if (command === undefined) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  process.stderr.write(
+    `pitcrew: unknown command '${command}'\n${USAGE_LINE}  (pitcrew --help lists the commands)\n`,
+  );
   return 2;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const tooOld = nodeVersionProblem(process.versions.node, process.execPath);
+if (tooOld === undefined) {
+  process.exitCode = await main(process.argv.slice(2));
+} else {
+  process.stderr.write(`${tooOld}\n`);
+  process.exitCode = 1;
+}
