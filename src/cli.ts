@@ -17,10 +17,11 @@ const USAGE = `${USAGE_LINE}
        pitcrew --help | --version
 
 commands:
-  run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--sandbox auto|bwrap|none] "task"
+  run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--sandbox auto|bwrap|none]
+      [--include-uncommitted] [--json] "task"
       Run the agent on a local checkout. It works in a separate worktree on a new branch
       (your checkout is not touched) and commits the result there. The key comes from
-      OPENAI_API_KEY; the base URL also from OPENAI_BASE_URL.
+      OPENAI_API_KEY; the base URL also from OPENAI_BASE_URL. pitcrew run --help says more.
       Exit status: 0 finished, 1 failed, 2 bad usage, 3 stopped by a limit, 130 cancelled.
 
   run --continue [--repo DIR] [options] ["what to do next"]

@@ -4,11 +4,14 @@
  */
 export class PitcrewError extends Error {
   readonly code: string;
+  /** The sentence for the command line, where its advice differs (an option, not an input). */
+  readonly cliMessage: string | undefined;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: string, message: string, options?: { cause?: unknown; cli?: string }) {
     super(message, options);
     this.name = "PitcrewError";
     this.code = code;
+    this.cliMessage = options?.cli;
   }
 }
 
@@ -17,4 +20,10 @@ export function describeError(error: unknown): string {
   if (error instanceof PitcrewError) return `${error.code}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The same at the command line: the CLI's sentence where the error has one. */
+export function describeErrorForCli(error: unknown): string {
+  if (error instanceof PitcrewError) return `${error.code}: ${error.cliMessage ?? error.message}`;
+  return describeError(error);
 }

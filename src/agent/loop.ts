@@ -144,6 +144,8 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     try {
       response = await requestWithContext(turn);
     } catch (error) {
+      // A request the model never answered is not a turn: a 401 on the first one is "turns: 0".
+      state.turns = turn - 1;
       if (options.signal?.aborted) return stop("cancelled");
       const named =
         error instanceof PitcrewError

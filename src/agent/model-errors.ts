@@ -6,6 +6,8 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { PitcrewError } from "../errors.ts";
+import { MODEL_WORDS } from "../present/model-words.ts";
+import type { Sentences } from "../present/model-words.ts";
 
 export const CONTEXT_TOO_LONG_SENTENCE =
   "This conversation is too long for the model to read at once; continue in a new run; everything built so far is kept.";
@@ -192,17 +194,17 @@ export function classifyFailure(error: unknown, endpoint: Endpoint): Failure | u
   const status = apiError.status;
   const message = redact(serverMessage(apiError));
   const said = `HTTP ${status}: ${message}`;
-  const named = (code: string, sentence: string): Failure => ({
+  const named = (code: string, sentence: string | Sentences): Failure => ({
     transient: false,
-    error: new PitcrewError(code, sentence, { cause: error }),
+    error:
+      typeof sentence === "string"
+        ? new PitcrewError(code, sentence, { cause: error })
+        : new PitcrewError(code, sentence.action, { cause: error, cli: sentence.cli }),
   });
   const where = endpoint.baseUrl;
 
   if (status === 401) {
-    return named(
-      "model-invalid-key",
-      `The model server at ${where} rejected the API key (HTTP 401); set the OPENAI_API_KEY secret (the \`api-key\` input) to a valid key for this server.`,
-    );
+    return named("model-invalid-key", MODEL_WORDS.invalidKey(where));
   }
   if (
     status === 402 ||
@@ -228,10 +230,7 @@ export function classifyFailure(error: unknown, endpoint: Endpoint): Failure | u
     );
   }
   if (status === 404 || facts.code === "model_not_found") {
-    return named(
-      "model-not-found",
-      `The model "${endpoint.model}" was not found at ${where} (${said}); check the model and base-url inputs, and that the key has access to that model.`,
-    );
+    return named("model-not-found", MODEL_WORDS.notFound(endpoint.model, where, said));
   }
 
   const retryHeader = apiError.headers?.get("x-should-retry");

@@ -15,6 +15,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ToolDefinition } from "../domain/tools.ts";
 import { PitcrewError } from "../errors.ts";
+import { MODEL_WORDS } from "../present/model-words.ts";
 import type { Message, ToolCall } from "../domain/messages.ts";
 import type { Usage } from "../domain/usage.ts";
 import { classifyFailure, redactKey, type Endpoint } from "./model-errors.ts";
@@ -127,14 +128,11 @@ export function createModelClient(config: ModelConfig): ModelClient {
   }
 
   function unavailable(what: string, cause: unknown): PitcrewError {
-    return new PitcrewError(
-      "model-unavailable",
-      redactKey(
-        `The model server at ${baseUrl} did not answer: ${what}; nothing was lost; try again once it answers.`,
-        config.apiKey,
-      ),
-      { cause },
-    );
+    const words = MODEL_WORDS.noAnswer(baseUrl, what);
+    return new PitcrewError("model-unavailable", redactKey(words.action, config.apiKey), {
+      cause,
+      cli: redactKey(words.cli, config.apiKey),
+    });
   }
 
   function backoff(attempt: number): number {
@@ -153,10 +151,8 @@ export function createModelClient(config: ModelConfig): ModelClient {
           ? (body.error as { message?: unknown } | null)?.message
           : undefined;
       const detail = typeof said === "string" ? `: ${redactKey(said, config.apiKey)}` : "";
-      throw new PitcrewError(
-        "model-bad-request",
-        `The model server at ${baseUrl} answered without a reply${detail}; check that the base-url input points at an OpenAI-compatible /v1 endpoint.`,
-      );
+      const words = MODEL_WORDS.noReply(baseUrl, detail);
+      throw new PitcrewError("model-bad-request", words.action, { cli: words.cli });
     }
     const { message } = choice;
     const finishReason = String(choice.finish_reason ?? "stop");

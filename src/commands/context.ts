@@ -4,7 +4,6 @@
  * baseline: a table per file and in total, or one JSON object with --json.
  */
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { PitcrewError, describeError } from "../errors.ts";
 import { toolDefinitions } from "../agent/tools/index.ts";
@@ -16,6 +15,8 @@ import { naivePolicy } from "../context/replay/policy.ts";
 import type { PolicyFactory } from "../context/replay/policy.ts";
 import { DEFAULT_WINDOW, replaySessions } from "../context/replay/replay.ts";
 import type { Distribution, ReplayReport, ReplayStats } from "../context/replay/replay.ts";
+import { ARGUMENT_WORDS } from "../present/usage.ts";
+import { BAD_OPTION, countOption, parseOptions, stringOption } from "./args.ts";
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -44,36 +45,27 @@ interface ReplayArgs {
 }
 
 function parse(args: string[]): ReplayArgs {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      window: { type: "string" },
-      policy: { type: "string", default: DEFAULT_REPLAY_POLICY },
-      json: { type: "boolean", default: false },
-    },
+  const parsed = parseOptions(args, {
+    window: { type: "string", example: String(DEFAULT_WINDOW) },
+    policy: { type: "string", example: DEFAULT_REPLAY_POLICY },
+    json: { type: "boolean" },
   });
-  const window = values.window === undefined ? DEFAULT_WINDOW : Number(values.window);
-  if (!Number.isInteger(window) || window < 1) {
-    throw new PitcrewError(
-      "cli-bad-option",
-      `--window takes a whole number of tokens above 0, not '${values.window}'.`,
-    );
-  }
-  const policy = REPLAY_POLICIES.get(values.policy);
+  const window = countOption(parsed, "window", "of tokens", DEFAULT_WINDOW);
+  const name = stringOption(parsed, "policy") ?? DEFAULT_REPLAY_POLICY;
+  const policy = REPLAY_POLICIES.get(name);
   if (policy === undefined) {
     throw new PitcrewError(
-      "cli-bad-option",
-      `--policy must be one of ${[...REPLAY_POLICIES.keys()].join(", ")}, not '${values.policy}'.`,
+      BAD_OPTION,
+      ARGUMENT_WORDS.oneOf("policy", [...REPLAY_POLICIES.keys()], name),
     );
   }
-  if (positionals.length === 0) {
+  if (parsed.positionals.length === 0) {
     throw new PitcrewError(
       "cli-no-files",
       "Name the recorded sessions to replay: OpenAI message arrays (.json, .jsonl) or mini-swe-agent .traj.json files.",
     );
   }
-  return { window, policy, json: values.json, files: positionals };
+  return { window, policy, json: parsed.values.get("json") === true, files: parsed.positionals };
 }
 
 /**

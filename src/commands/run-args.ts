@@ -1,61 +1,66 @@
 /**
  * `pitcrew run`'s command line: the task, the repository, the model and its server, the turn
- * limit and the sandbox; the API key from the environment. Bad input is a named usage error.
+ * limit, the sandbox, whether to start from uncommitted changes, and JSON events for scripts; the
+ * API key from the environment. Bad input is a named usage error (present/usage.ts's words).
  */
-import { parseArgs } from "node:util";
 import { PitcrewError } from "../errors.ts";
 import { DEFAULTS } from "../config/config.ts";
 import type { LocalTask } from "../run/ends/local-request.ts";
 import { sandboxChoice } from "../sandbox/policy.ts";
+import { RUN_WORDS } from "../present/usage.ts";
+import { BAD_OPTION, countOption, parseOptions, stringOption } from "./args.ts";
+import type { OptionSpec } from "./args.ts";
 
 export interface RunArgs extends LocalTask {
   repo: string;
+  /** Start from the checkout's uncommitted changes too, committed on the run's branch first. */
+  includeUncommitted: boolean;
+  /** One JSON event per line on stdout instead of the text account. */
+  json: boolean;
 }
 
-export function parseRunArgs(args: string[], env: NodeJS.ProcessEnv): RunArgs {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      repo: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
-      "max-turns": { type: "string" },
-      sandbox: { type: "string", default: "auto" },
-      continue: { type: "boolean", default: false },
-    },
-  });
-  const task = positionals.join(" ").trim();
-  if (task === "" && !values.continue) {
-    throw new PitcrewError(
-      "cli-no-task",
-      'Say what to do, for example: pitcrew run --repo . "make the failing test in test/parse.test.ts pass"',
-    );
+const OPTIONS: Record<string, OptionSpec> = {
+  repo: { type: "string", example: "." },
+  model: { type: "string", example: "gpt-4.1" },
+  "base-url": { type: "string", example: "http://localhost:11434/v1" },
+  "max-turns": { type: "string", example: "50" },
+  sandbox: { type: "string", example: "auto" },
+  continue: { type: "boolean" },
+  "include-uncommitted": { type: "boolean" },
+  json: { type: "boolean" },
+};
+
+/** `help`: `--help` was asked for, and nothing else is checked. */
+export function parseRunArgs(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { help: true } | { help: false; args: RunArgs } {
+  const parsed = parseOptions(args, OPTIONS);
+  if (parsed.help) return { help: true };
+  const flag = (name: string): boolean => parsed.values.get(name) === true;
+  const task = parsed.positionals.join(" ").trim();
+  const continuing = flag("continue");
+  if (task === "" && !continuing) throw new PitcrewError("cli-no-task", RUN_WORDS.noTask);
+  if (continuing && flag("include-uncommitted")) {
+    throw new PitcrewError(BAD_OPTION, RUN_WORDS.includeWithContinue);
   }
-  const maxTurns =
-    values["max-turns"] === undefined ? DEFAULTS.maxTurns : Number(values["max-turns"]);
-  if (!Number.isInteger(maxTurns) || maxTurns < 1) {
-    throw new PitcrewError(
-      "cli-bad-option",
-      `--max-turns takes a whole number above 0, not '${values["max-turns"]}'.`,
-    );
-  }
-  const sandbox = sandboxChoice(values.sandbox, "cli-bad-option", "--sandbox");
+  const maxTurns = countOption(parsed, "max-turns", "of turns", DEFAULTS.maxTurns);
+  const sandbox = sandboxChoice(stringOption(parsed, "sandbox") ?? "auto", BAD_OPTION, "--sandbox");
   const apiKey = env.OPENAI_API_KEY ?? "";
-  if (apiKey.trim() === "") {
-    throw new PitcrewError(
-      "cli-no-api-key",
-      "No API key: set OPENAI_API_KEY (export OPENAI_API_KEY=sk-…). For another OpenAI-compatible server set its key there too and pass --base-url (or OPENAI_BASE_URL).",
-    );
-  }
+  if (apiKey.trim() === "") throw new PitcrewError("cli-no-api-key", RUN_WORDS.noApiKey);
   return {
-    repo: values.repo ?? process.cwd(),
-    model: values.model ?? env.PITCREW_MODEL ?? DEFAULTS.model,
-    baseUrl: values["base-url"] ?? env.OPENAI_BASE_URL,
-    maxTurns,
-    sandbox,
-    task,
-    continue: values.continue,
-    apiKey,
+    help: false,
+    args: {
+      repo: stringOption(parsed, "repo") ?? process.cwd(),
+      model: stringOption(parsed, "model") ?? env.PITCREW_MODEL ?? DEFAULTS.model,
+      baseUrl: stringOption(parsed, "base-url") ?? env.OPENAI_BASE_URL,
+      maxTurns,
+      sandbox,
+      task,
+      continue: continuing,
+      apiKey,
+      includeUncommitted: flag("include-uncommitted"),
+      json: flag("json"),
+    },
   };
 }

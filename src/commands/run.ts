@@ -4,76 +4,105 @@
  * in the sandbox; at the end whatever it changed is committed on that branch (also when a limit
  * stopped it early: nothing paid for is thrown away), and the person's own checkout is never
  * touched. Each run leaves notes (handoff note, state, transcript) inside .git, saved at every
- * compaction and at the end; `--continue` picks the last run up on its own branch.
+ * compaction and at the end; `--continue` picks the last run up on its own branch. A usage error
+ * is pitcrew's sentence and the usage line, exit 2.
  */
-import { describeError } from "../errors.ts";
-import type { StopReason } from "../domain/loop.ts";
-import { localDelivery } from "../run/ends/local-delivery.ts";
-import type { LocalOutcome } from "../run/ends/local-delivery.ts";
+import { statSync } from "node:fs";
+import { PitcrewError, describeError } from "../errors.ts";
+import { RUN_HELP, RUN_USAGE, RUN_WORDS } from "../present/usage.ts";
+import { START_WORDS } from "../present/progress.ts";
+import {
+  EXIT_CANCELLED,
+  EXIT_FAILED,
+  EXIT_USAGE,
+  localDelivery,
+} from "../run/ends/local-delivery.ts";
 import { localNotes, repositoryNotes } from "../run/ends/local-notes.ts";
 import { localRequest } from "../run/ends/local-request.ts";
 import { worktreeWorkspace } from "../run/ends/local-workspace.ts";
 import { runTask } from "../run/run.ts";
 import type { NotesStore } from "../store/store.ts";
-import { STDERR_LOG } from "./log.ts";
-import { progressPrinter } from "./progress.ts";
+import { createRunView } from "./progress.ts";
+import type { ViewMode } from "./progress.ts";
 import { parseRunArgs } from "./run-args.ts";
 import type { RunArgs } from "./run-args.ts";
 
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_STOPPED_EARLY = 3;
-export const EXIT_CANCELLED = 130;
-
-export function exitCodeFor(reason: StopReason): number {
-  if (reason === "done") return 0;
-  if (reason === "cancelled") return EXIT_CANCELLED;
-  if (reason === "model_error") return EXIT_FAILED;
-  return EXIT_STOPPED_EARLY;
-}
+export {
+  EXIT_CANCELLED,
+  EXIT_FAILED,
+  EXIT_USAGE,
+  EXIT_STOPPED_EARLY,
+  exitCodeFor,
+} from "../run/ends/local-delivery.ts";
 
 export async function runCommand(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   let parsed: RunArgs;
-  let store: NotesStore;
   try {
-    parsed = parseRunArgs(args, env);
+    const read = parseRunArgs(args, env);
+    if (read.help) {
+      process.stdout.write(RUN_HELP);
+      return 0;
+    }
+    parsed = read.args;
+    checkRepoFolder(parsed.repo);
   } catch (error) {
-    process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
+    const usage =
+      error instanceof PitcrewError && error.code === "cli-no-api-key" ? "" : `${RUN_USAGE}\n`;
+    process.stderr.write(`pitcrew run: ${describeError(error)}\n${usage}`);
     return EXIT_USAGE;
   }
+  let store: NotesStore;
   try {
     store = await repositoryNotes(parsed.repo);
   } catch (error) {
     process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
     return EXIT_FAILED;
   }
+  const mode: ViewMode = parsed.json ? "json" : process.stderr.isTTY ? "tty" : "plain";
+  const view = createRunView({
+    mode,
+    err: process.stderr,
+    out: process.stdout,
+    maxTurns: parsed.maxTurns,
+  });
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(EXIT_CANCELLED);
-    STDERR_LOG.info("cancelling: the work so far will be committed (Ctrl-C again to quit at once)");
+    view.log.info(START_WORDS.cancelling);
     controller.abort();
   };
   process.on("SIGINT", onSigint);
   try {
     const outcome = await runTask({
       request: localRequest(parsed),
-      workspace: worktreeWorkspace(parsed.repo, STDERR_LOG),
+      workspace: worktreeWorkspace(parsed.repo, {
+        includeUncommitted: parsed.includeUncommitted,
+        notices: view,
+      }),
       notes: localNotes(store, parsed.continue),
-      delivery: localDelivery({ ...parsed, printer: progressPrinter(process.stderr) }),
-      log: STDERR_LOG,
+      delivery: localDelivery({ ...parsed, view }),
+      log: view.log,
       env,
       signal: controller.signal,
     });
-    return exitCodeOf(outcome);
+    return outcome.exitCode;
   } finally {
+    view.stop();
     process.off("SIGINT", onSigint);
   }
 }
 
-function exitCodeOf(outcome: LocalOutcome): number {
-  if (outcome.kind === "ran") return exitCodeFor(outcome.result.stopReason);
-  return outcome.nothingToContinue ? EXIT_USAGE : EXIT_FAILED;
+/** `--repo` names a folder that is there: a usage error otherwise, before git is asked. */
+function checkRepoFolder(repo: string): void {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(repo).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new PitcrewError("run-no-such-folder", RUN_WORDS.noSuchRepo(repo));
+  }
+  if (!isFolder) throw new PitcrewError("run-not-a-folder", RUN_WORDS.repoNotAFolder(repo));
 }

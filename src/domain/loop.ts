@@ -50,6 +50,7 @@ export interface LoopResult {
   messages: Message[];
   usage: Usage;
   cost: number;
+  /** Model requests that were answered (one the model never answered is not counted). */
   turns: number;
   /** The named error behind `model_error` (or a cancellation). */
   error?: PitcrewError;

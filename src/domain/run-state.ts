@@ -1,12 +1,14 @@
 /**
  * The run's state, and the one fold that builds it from the loop's events: the todo list, the
- * totals, the tool tally, what the agent is doing now, the files it wrote, the latest handoff note.
+ * totals, the tool tally (and the rule that a run whose every tool call failed is a failure), what
+ * the agent is doing now, the files it wrote, the first failed call, the latest handoff note.
  * The progress comment, the job summary, the checkpoint, the log groups and the CLI's lines all
  * read this state; none of them keeps a tally of its own. Pure data and pure functions: it sits with
  * the vocabulary so that every layer above can read it. How the state is worded is present/'s.
  */
 import type { LoopEvent, LoopResult } from "./loop.ts";
 import type { ToolCall } from "./messages.ts";
+import { TODO_WRITE } from "./todos.ts";
 import type { Todo } from "./todos.ts";
 import type { Totals, Usage } from "./usage.ts";
 
@@ -47,6 +49,8 @@ export interface RunState {
   written: readonly string[];
   /** The handoff note of this run's latest compaction. */
   note?: string;
+  /** The first failed call that touches the workspace (any tool but the todo list): its error. */
+  firstFailure?: { name: string; error: string };
 }
 
 export const RUN_START: RunState = { turn: 0, perTurn: [], tally: [], written: [] };
@@ -64,6 +68,11 @@ export function foldEvent(state: RunState, event: LoopEvent): RunState {
       return {
         ...state,
         tally: tallied(state.tally, event.call.name, isError, event.durationMs),
+        firstFailure:
+          state.firstFailure ??
+          (isError && event.call.name !== TODO_WRITE
+            ? { name: event.call.name, error: event.outcome.content }
+            : undefined),
         // Only a list the tool accepted is the agent's list; a refused one changed nothing.
         todos: isError || details?.todos === undefined ? state.todos : details.todos,
         written:
@@ -91,6 +100,26 @@ export function foldEvent(state: RunState, event: LoopEvent): RunState {
 export function settle(state: RunState, result: LoopResult): RunState {
   const { turns, usage, cost } = result;
   return { ...state, activity: undefined, totals: { turns, usage, cost } };
+}
+
+/**
+ * Whether the agent never managed to touch the workspace: it made calls, and every one failed.
+ * The todo list is left out (it runs without the sandbox, so it succeeds even when nothing else
+ * can). A run like that changed nothing, but "no changes" or "finished" would be a lie: it is a
+ * failure, for the action and the CLI alike.
+ */
+export function allToolCallsFailed(tally: ToolTally): boolean {
+  const workspace = tally.filter((count) => count.name !== TODO_WRITE);
+  return workspace.length > 0 && workspace.every((count) => count.failures === count.calls);
+}
+
+/** When every call that touches the workspace failed: how many there were, and the first error. */
+export function toolCallsFailure(state: RunState): { calls: number; error: string } | undefined {
+  if (!allToolCallsFailed(state.tally)) return undefined;
+  const calls = state.tally
+    .filter((count) => count.name !== TODO_WRITE)
+    .reduce((sum, count) => sum + count.calls, 0);
+  return { calls, error: state.firstFailure?.error ?? "" };
 }
 
 function tallied(tally: ToolTally, name: string, isError: boolean, ms: number): ToolTally {

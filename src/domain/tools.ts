@@ -20,6 +20,20 @@ export interface ToolDetails {
   todos?: Todo[];
   /** The file a `write` or `edit` call changed, relative to the workspace. */
   written?: string;
+  /** What a `bash` command did: how it ended and the last lines of each stream. */
+  command?: CommandEnd;
+  /** The lines a `read` call showed (1-based, inclusive; 0 and 0 for an empty file). */
+  lines?: { from: number; to: number; total: number };
+}
+
+export interface CommandEnd {
+  /** Null when a signal ended it. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** The last few lines of stdout and of stderr (at most 40 lines and 4,000 characters each). */
+  stdoutTail: string;
+  stderrTail: string;
 }
 
 /** A tool's answer: plain text for the model, whether it reports a failure, details for people. */

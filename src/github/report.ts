@@ -5,8 +5,6 @@
  */
 import * as core from "@actions/core";
 import type { Conclusion, PullLink } from "../domain/ending.ts";
-import type { ToolTally } from "../domain/run-state.ts";
-import { TODO_WRITE } from "../domain/todos.ts";
 import { totalTokens } from "../domain/usage.ts";
 import type { Totals } from "../domain/usage.ts";
 import { describeError } from "../errors.ts";
@@ -20,15 +18,8 @@ export interface ActionOutputs {
   totals?: Totals;
 }
 
-/**
- * Whether the agent never managed to touch the workspace: it made calls, and every one failed.
- * The todo list is left out (it runs without the sandbox, so it succeeds even when nothing else
- * can). A run like that changed nothing, but "no changes" would be a lie: it is a failure.
- */
-export function allToolCallsFailed(tally: ToolTally): boolean {
-  const workspace = tally.filter((count) => count.name !== TODO_WRITE);
-  return workspace.length > 0 && workspace.every((count) => count.failures === count.calls);
-}
+/** The rule is the run state's (domain/run-state.ts), shared with the CLI. */
+export { allToolCallsFailed } from "../domain/run-state.ts";
 
 /**
  * The job summary on the run's page. It is a view of the run: a failure to write it is a warning,

@@ -1,22 +1,19 @@
 /**
  * The run as lines of text: the action's job log (a line per tool call, the session's end) and the
- * CLI's terminal (a line per call and its result, the spinner's label, the closing account of a
- * run). Words only; where and when they are written is the caller's (log-groups.ts,
- * commands/progress.ts, commands/run.ts).
+ * CLI's closing account of a run (its progress lines are progress.ts's), a failure's lines, the
+ * verdict on a run whose every tool call failed. Words only; where and when they are written is
+ * the caller's (log-groups.ts, run/ends/local-delivery.ts).
  */
-import { describeError } from "../errors.ts";
+import { describeErrorForCli } from "../errors.ts";
 import type { PitcrewError } from "../errors.ts";
 import type { StopReason } from "../domain/loop.ts";
 import type { ToolCall } from "../domain/messages.ts";
 import type { ToolOutcome } from "../domain/tools.ts";
 import type { Totals } from "../domain/usage.ts";
 import { describeCall, formatTotals, stopWords } from "./describe.ts";
+import { cutAtWord } from "./progress.ts";
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-
-function firstLine(text: string): string {
-  return (text.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 120);
-}
 
 // ---- The job log ------------------------------------------------------------------------------
 
@@ -34,23 +31,15 @@ export function logStopLine(reason: StopReason): string {
 
 // ---- The terminal -----------------------------------------------------------------------------
 
-export function spinnerLabel(turn: number): string {
-  return `turn ${turn}: waiting for the model`;
-}
+/** The first line of the commit that holds the checkout's uncommitted changes (--include-uncommitted). */
+export const SNAPSHOT_MESSAGE =
+  "pitcrew run: the checkout's uncommitted changes, as the run found them";
 
-/** `→ bash npm test` */
-export function terminalCallLine(call: ToolCall): string {
-  return `→ ${describeCall(call)}`;
+/** Why a run whose every tool call failed is a failure: `4/4 tool calls failed: <the first error>`. */
+export function toolFailureWords(failure: { calls: number; error: string }): string {
+  const error = cutAtWord(failure.error.split("\n").find((line) => line.trim() !== "") ?? "", 300);
+  return `${failure.calls}/${failure.calls} tool calls failed${error === "" ? "" : `: ${error}`}`;
 }
-
-/** `  ✗ the first line of the failure (1.2 s)` */
-export function terminalResultLine(outcome: ToolOutcome, durationMs: number): string {
-  const status = outcome.isError ? `✗ ${firstLine(outcome.content)}` : firstLine(outcome.content);
-  return `  ${status} (${seconds(durationMs)})`;
-}
-
-export const TERMINAL_COMPACTED =
-  "↻ the conversation was compacted into a handoff note; work continues from it";
 
 /** What `pitcrew run` leaves on the run's branch. */
 export interface LocalDelivery {
@@ -67,16 +56,21 @@ export function terminalReport(facts: {
   summary: string;
   stopReason: StopReason;
   error?: PitcrewError;
+  /** Set when every tool call failed: the run failed, whatever the model said. */
+  toolFailure?: { calls: number; error: string };
   delivery: LocalDelivery;
   totals: Totals;
   /** All runs on the branch, when this run continued earlier ones. */
   thread?: Totals & { runs: number };
 }): string {
-  const { delivery } = facts;
+  const { delivery, toolFailure } = facts;
   const out: string[] = [];
   if (facts.summary) out.push(facts.summary, "");
-  out.push(`${stopWords(facts.stopReason)}.`);
-  if (facts.error) out.push(describeError(facts.error));
+  const verdict = toolFailure
+    ? `failed: ${toolFailureWords(toolFailure)}`
+    : stopWords(facts.stopReason);
+  out.push(`${verdict.replace(/\.$/, "")}.`);
+  if (facts.error) out.push(describeErrorForCli(facts.error));
   if (delivery.committed) {
     out.push(
       `branch: ${delivery.branch} (commit ${delivery.sha?.slice(0, 12)})`,
@@ -84,14 +78,26 @@ export function terminalReport(facts: {
     );
   } else if (delivery.kept) {
     out.push(`branch: ${delivery.branch} (no new changes in this run)`);
+  } else if (facts.totals.turns === 0) {
+    out.push("Nothing changed: the model never answered, so no branch was kept.");
   } else {
     out.push("No changes: the agent left the repository as it was, so no branch was kept.");
   }
   if (delivery.kept) out.push(`Continue from here: git switch ${delivery.branch}`);
-  if (facts.stopReason !== "done")
+  // Going on helps only where work was under way: not before the first answer, not when no call worked.
+  if (facts.stopReason !== "done" && facts.totals.turns > 0 && toolFailure === undefined)
     out.push('Or let the agent carry on: pitcrew run --continue ["what to do next"]');
   out.push(formatTotals(facts.totals));
   if (facts.thread)
     out.push(`all ${facts.thread.runs} runs on this branch: ${formatTotals(facts.thread)}`);
   return `${out.join("\n")}\n`;
+}
+
+/** What a run that failed before its end says on stderr: the error, and where its work is kept. */
+export function failureLines(error: unknown, keptOn: string | undefined): string {
+  const kept =
+    keptOn === undefined
+      ? ""
+      : `pitcrew run: the changes made so far are kept on branch ${keptOn}\n`;
+  return `pitcrew run: ${describeErrorForCli(error)}\n${kept}`;
 }

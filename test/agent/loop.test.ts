@@ -296,6 +296,7 @@ describe("the agent loop", needsBwrap(), () => {
     assert.equal(result.stopReason, "model_error");
     assert.equal(result.error?.code, "model-context-too-long");
     assert.equal(result.error?.message, CONTEXT_TOO_LONG_SENTENCE);
+    assert.equal(result.turns, 1, "the turn that never got an answer is not counted");
     assert.equal(server.requests.length, 5, "request, compaction, retry, retry after dropping");
     assert.equal(
       result.messages.filter((message) => message.role === "tool").length,
@@ -305,9 +306,18 @@ describe("the agent loop", needsBwrap(), () => {
   });
 
   test("an invalid key ends the run with its named error", async () => {
-    const { result } = await session([{ kind: "invalid-key" }]);
+    const { result, events } = await session([{ kind: "invalid-key" }]);
     assert.equal(result.stopReason, "model_error");
     assert.equal(result.error?.code, "model-invalid-key");
+    // The request was made (turn 1 started) but never answered: no turn happened.
+    assert.deepEqual(events[0], { type: "turn_start", turn: 1 });
+    assert.equal(result.turns, 0);
+    // Each reader gets its own advice: the workflow's input, the command line's variables.
+    assert.match(result.error?.message ?? "", /the `api-key` input/);
+    assert.match(
+      result.error?.cliMessage ?? "",
+      /set OPENAI_API_KEY .* --base-url \(or OPENAI_BASE_URL\)/,
+    );
   });
 
   test("todo_write keeps the list the session returns", async () => {

@@ -431,6 +431,8 @@ describe("named errors", () => {
       const error = await failsWith(client.complete(request(ask("hi"))), "model-not-found");
       assert.ok(error.message.includes('"gpt-4o"'));
       assert.ok(error.message.includes(server.url));
+      assert.match(error.message, /check the model and base-url inputs/);
+      assert.match(error.cliMessage ?? "", /check --model \(or PITCREW_MODEL\) and --base-url/);
       assert.equal(server.requests.length, 1);
     });
   });

@@ -737,7 +737,7 @@ describe("pitcrew context replay", () => {
   test("the other refusals, in process", async () => {
     const cases: [string[], number, RegExp][] = [
       [["replay"], 2, /cli-no-files: Name the recorded sessions[^]*usage: /],
-      [["replay", "--nope", "x.json"], 2, /Unknown option '--nope'[^]*usage: /],
+      [["replay", "--nope", "x.json"], 2, /cli-bad-option: There is no option --nope\.[^]*usage: /],
       [["replay", "--window", "0", "x.json"], 2, /--window takes a whole number[^]*usage: /],
       [
         ["replay", "--policy", "magic", "x.json"],

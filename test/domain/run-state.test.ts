@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { LoopEvent, LoopResult } from "../../src/domain/loop.ts";
 import type { ToolCall } from "../../src/domain/messages.ts";
-import { RUN_START, foldEvent, settle } from "../../src/domain/run-state.ts";
+import {
+  RUN_START,
+  allToolCallsFailed,
+  foldEvent,
+  settle,
+  toolCallsFailure,
+} from "../../src/domain/run-state.ts";
 import type { RunState } from "../../src/domain/run-state.ts";
 import type { Todo } from "../../src/domain/todos.ts";
 import type { Usage } from "../../src/domain/usage.ts";
@@ -168,7 +174,36 @@ describe("foldEvent", () => {
       { turn: 2, usage: usage(200, 20), cost: 1 },
     ]);
     assert.deepEqual(state.todos, PLAN);
+    // The refused todo list came first, but only a workspace call's failure is remembered.
+    assert.deepEqual(state.firstFailure, { name: "edit", error: "not found" });
+    assert.equal(toolCallsFailure(state), undefined, "the write worked");
     assert.equal(RUN_START.tally.length, 0, "the start state is never changed");
+  });
+
+  test("every workspace call failed: a failure for the action and the CLI, with the first error", () => {
+    const ended = (id: string, name: string, isError: boolean, content: string): LoopEvent => ({
+      type: "tool_end",
+      turn: 1,
+      call: call(id, name, {}),
+      outcome: { content, isError },
+      durationMs: 1,
+    });
+    const events = [
+      ended("a", "todo_write", false, "saved"),
+      ended("b", "bash", true, "The sandbox could not start the command\nmore"),
+      ended("c", "read", true, "Failed while reading x"),
+      ended("d", "bash", true, "again"),
+    ];
+    const state = events.reduce(foldEvent, RUN_START);
+    assert.equal(allToolCallsFailed(state.tally), true, "the todo list does not count");
+    assert.deepEqual(toolCallsFailure(state), {
+      calls: 3,
+      error: "The sandbox could not start the command\nmore",
+    });
+    const oneWorked = foldEvent(state, ended("e", "read", false, "1 line"));
+    assert.equal(allToolCallsFailed(oneWorked.tally), false);
+    assert.equal(toolCallsFailure(oneWorked), undefined);
+    assert.equal(toolCallsFailure(RUN_START), undefined, "no calls: the model only answered");
   });
 
   test("settle: nothing under way, and the session's own totals", () => {

@@ -125,8 +125,19 @@ describe("pitcrew run", needsBwrap(), () => {
       stdout,
       /turns: 4 · tokens: [\d,]+ \(prompt [\d,]+, \d+% cached; completion [\d,]+\) · cost: \$\d+\.\d{4}/,
     );
-    assert.match(stderr, /→ bash npm test --silent/);
-    assert.match(stderr, /→ edit calc\.js/);
+    // One line per tool call: the turn of 8, the time so far, what it came to.
+    const lines = stderr.split("\n").filter((line) => line.startsWith("["));
+    assert.equal(lines.length, 3, stderr);
+    assert.match(
+      lines[0] ?? "",
+      /^\[1\/8 \d+:\d\d\] bash: npm test --silent → exit 1 \(\d+\.\d s\) · AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal: -1 !== 5$/,
+    );
+    assert.match(lines[1] ?? "", /^\[2\/8 \d+:\d\d\] edit: calc\.js → edited \(\d+\.\d s\)$/);
+    assert.match(
+      lines[2] ?? "",
+      /^\[3\/8 \d+:\d\d\] bash: npm test --silent → exit 0 \(\d+\.\d s\) · calc: all tests pass$/,
+    );
+    assert.ok(!stderr.includes("\x1b["), "not a terminal: plain lines, no status line");
 
     // The commit is on the branch; the checkout stays on main with its buggy file.
     assert.match(fixtureGit(used.repo, "show", `${branch}:calc.js`), /return a \+ b;/);
@@ -217,6 +228,7 @@ describe("pitcrew run", needsBwrap(), () => {
     const { code, stderr, server } = await pitcrewRun(
       [
         callTools([{ name: "bash", arguments: args({ command: "npm test" }) }]),
+        callTools([{ name: "read", arguments: args({ path: "calc.test.js" }) }]),
         say("could not run the tests"),
       ],
       [],
@@ -251,9 +263,14 @@ describe("pitcrew run", needsBwrap(), () => {
       },
     );
     assert.equal(code, 1);
-    assert.match(stderr, /config-invalid: \.github\/pitcrew\.yml line 2: permissions\.deny: /);
+    assert.equal(
+      stderr,
+      "pitcrew run: config-invalid: .github/pitcrew.yml line 2: permissions.deny: Invalid input: expected array, received string. Fix or remove it.\n",
+      "the error alone: no worktree or branch was announced before it",
+    );
     assert.equal(server.requests.length, 0);
     assert.equal(fixtureGit(fixture.repo, "branch", "--list", "pitcrew/*"), "");
+    assert.equal(fixtureGit(fixture.repo, "worktree", "list").split("\n").length, 1);
   });
 
   test("--continue after the turn limit: the same branch, finished, cumulative totals", async () => {

@@ -2,7 +2,8 @@
  * The `bash` tool: one command line, checked by the permission rules, then run by `bash -c` in
  * the sandbox at the repository root. The result is the exit code first, then stdout and stderr,
  * with a timeout or a signal said plainly; a non-zero exit is an ordinary result for the model to
- * read, while a refused command or one that could not start is an error. A result longer than
+ * read, while a refused command or one that could not start (also inside the sandbox: the
+ * wrapper's own "execvp" complaint is not the command's exit) is an error. A result longer than
  * INLINE_MAX_CHARS keeps its head and tail; the whole text goes to a spill file the model can page.
  */
 import { randomUUID } from "node:crypto";
@@ -14,7 +15,8 @@ import { INLINE_MAX_CHARS, capped, toSpill } from "../../context/cap.ts";
 import type { Spilled, SpillPort } from "../../context/cap.ts";
 import { formatDuration } from "./format.ts";
 import { defineTool, failure } from "./tool.ts";
-import type { ToolOutcome } from "../../domain/tools.ts";
+import type { CommandEnd, ToolOutcome } from "../../domain/tools.ts";
+import { notStarted } from "../../sandbox/not-started.ts";
 
 /** The longest timeout a command may ask for. */
 export const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
@@ -98,6 +100,25 @@ export function limitResult(text: string, result: RunResult, save: SpillPort): s
   return capped(text, spilled, cut);
 }
 
+/** How the command ended, with the last lines of each stream, for the people watching. */
+function commandEnd(result: RunResult): CommandEnd {
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    stdoutTail: tail(result.stdout.text),
+    stderrTail: tail(result.stderr.text),
+  };
+}
+
+function tail(text: string): string {
+  const lines = text.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");
+  return lines.length > TAIL_CHARS ? lines.slice(-TAIL_CHARS) : lines;
+}
+
+const TAIL_LINES = 40;
+const TAIL_CHARS = 4000;
+
 export const bashTool = defineTool({
   name: "bash",
   description: [
@@ -134,12 +155,17 @@ export const bashTool = defineTool({
         `The command could not be started, so it did not run: ${describeError(error)}`,
       );
     }
+    const unstarted = notStarted(result);
+    if (unstarted !== undefined) {
+      return failure(`The sandbox could not start the command, so it did not run: ${unstarted}`);
+    }
     const text = formatRun(result, timeoutMs, clamped ? asked : undefined);
     return {
       content: limitResult(text, result, (whole) =>
         context.sandbox.spill(context.callId ?? `bash-${randomUUID()}`, whole),
       ),
       isError: result.timedOut || result.cancelled || result.diskReserveReached === true,
+      details: { command: commandEnd(result) },
     };
   },
 });

@@ -53,8 +53,17 @@ function numbered(number: number, line: string): string {
  * and, when lines remain, the offset to continue from. Stops before READ_MAX_CHARS.
  */
 export function formatWindow(window: LineWindow, first: number, limit: number): string {
+  return renderWindow(window, first, limit).text;
+}
+
+/** The result text, and the last line it shows (first - 1 when it shows none). */
+function renderWindow(
+  window: LineWindow,
+  first: number,
+  limit: number,
+): { text: string; last: number } {
   const { lines, total } = window;
-  if (total === 0) return "(the file is empty: 0 lines)";
+  if (total === 0) return { text: "(the file is empty: 0 lines)", last: 0 };
   const shown: string[] = [];
   let chars = 0;
   for (const [index, line] of lines.slice(0, limit).entries()) {
@@ -69,7 +78,7 @@ export function formatWindow(window: LineWindow, first: number, limit: number): 
   else if (shown.length < limit && shown.length < total - first + 1)
     footer += `; the rest did not fit in one result (about ${READ_MAX_CHARS} characters): read more with offset=${last + 1}]`;
   else footer += `; read more with offset=${last + 1}]`;
-  return `${shown.join("\n")}\n${footer}`;
+  return { text: `${shown.join("\n")}\n${footer}`, last };
 }
 
 export const readTool = defineTool({
@@ -98,6 +107,11 @@ export const readTool = defineTool({
         `offset ${first} is past the end of ${args.path}: it has ${total} lines. Read from offset 1 to ${total}.`,
       );
     }
-    return { content: formatWindow(read.value, first, limit), isError: false };
+    const { text, last } = renderWindow(read.value, first, limit);
+    return {
+      content: text,
+      isError: false,
+      details: { lines: { from: total === 0 ? 0 : first, to: last, total } },
+    };
   },
 });

@@ -1,51 +1,90 @@
 /**
- * The CLI's delivery: progress lines on the terminal while the agent works, then whatever it
- * changed committed on the run's branch (also after a failure: what exists is kept), and a
- * printed account of how it went.
+ * The CLI's delivery: progress on the terminal while the agent works, then whatever it changed
+ * committed on the run's branch (also after a failure: what exists is kept), and an account of how
+ * it went, with the exit status it means. A run whose every tool call failed is a failure, whatever
+ * the model claimed (the run state's rule, shared with the action).
  */
-import { PitcrewError, describeError } from "../../errors.ts";
-import type { LoopEvent, SessionResult } from "../../domain/loop.ts";
+import { PitcrewError } from "../../errors.ts";
+import type { LoopEvent, SessionResult, StopReason } from "../../domain/loop.ts";
+import { toolCallsFailure } from "../../domain/run-state.ts";
 import type { RunState } from "../../domain/run-state.ts";
+import type { Totals } from "../../domain/usage.ts";
 import { commitAll } from "../../git/worktree.ts";
-import { terminalReport } from "../../present/lines.ts";
 import type { LocalDelivery } from "../../present/lines.ts";
 import type { DeliveryPort } from "../ports.ts";
 import type { LocalWorkspace } from "./local-workspace.ts";
 
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_STOPPED_EARLY = 3;
+export const EXIT_CANCELLED = 130;
+
+export function exitCodeFor(reason: StopReason): number {
+  if (reason === "done") return 0;
+  if (reason === "cancelled") return EXIT_CANCELLED;
+  if (reason === "model_error") return EXIT_FAILED;
+  return EXIT_STOPPED_EARLY;
+}
+
+/** What the run came to, for the account and the exit status. */
 export type LocalOutcome =
-  | { kind: "ran"; result: SessionResult; delivery: LocalDelivery }
-  /** `nothingToContinue`: `--continue` found no notes, a usage error rather than a failure. */
-  | { kind: "failed"; nothingToContinue: boolean };
+  | {
+      kind: "ran";
+      result: SessionResult;
+      delivery: LocalDelivery;
+      /** Set when every tool call failed. */
+      toolFailure?: { calls: number; error: string };
+      exitCode: number;
+    }
+  | { kind: "failed"; error: unknown; keptOn: string | undefined; exitCode: number };
+
+/** How the run is shown: progress while it works, then its end (commands/progress.ts). */
+export interface LocalView {
+  onEvent(event: LoopEvent, state: RunState): void;
+  /** The live part of the display is cleared (before the account, and on a failure). */
+  stop(): void;
+  /** `thread`: all runs on the branch, when this run continued earlier ones. */
+  ended(
+    outcome: LocalOutcome,
+    state: RunState,
+    thread: (Totals & { runs: number }) | undefined,
+  ): void;
+}
 
 export function localDelivery(options: {
   /** The task as given (its first line titles the commit). */
   task: string;
   continue: boolean;
-  /** The terminal's progress lines. */
-  printer: { onEvent(event: LoopEvent, state: RunState): void; stop(): void };
+  view: LocalView;
 }): DeliveryPort<LocalWorkspace, LocalOutcome> {
-  const { printer } = options;
+  const { view } = options;
   const firstLine = (options.task.split("\n")[0] ?? "").slice(0, 72);
   /** The first line of the commit message. */
   const title = options.continue
     ? firstLine || "Carry on (pitcrew run --continue)"
     : firstLine || "pitcrew run";
   return {
-    observe: (event, state) => printer.onEvent(event, state),
-    handOver: async (result, _state, workspace) => {
-      printer.stop();
+    observe: (event, state) => view.onEvent(event, state),
+    handOver: async (result, state, workspace) => {
+      view.stop();
       const message = `${title}\n\n${result.summary}`.trim();
       const commit = await commitAll(workspace.worktree, message);
       const kept = workspace.existed || commit.committed;
+      const toolFailure = toolCallsFailure(state);
       return {
-        outcome: { kind: "ran", result, delivery: { branch: workspace.branch, ...commit, kept } },
+        outcome: {
+          kind: "ran",
+          result,
+          delivery: { branch: workspace.branch, ...commit, kept },
+          ...(toolFailure ? { toolFailure } : {}),
+          exitCode: toolFailure ? EXIT_FAILED : exitCodeFor(result.stopReason),
+        },
         headSha: commit.sha ?? null,
         prNumber: null,
       };
     },
     salvage: async (error, workspace) => {
-      printer.stop();
-      process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
+      view.stop();
       const commit =
         workspace === undefined
           ? null
@@ -53,31 +92,23 @@ export function localDelivery(options: {
               workspace.worktree,
               `pitcrew run (interrupted): ${title.slice(0, 60)}`,
             ).catch(() => null);
-      if (workspace !== undefined && commit?.committed)
-        process.stderr.write(
-          `pitcrew run: the changes made so far are kept on branch ${workspace.branch}\n`,
-        );
       const nothingToContinue =
         error instanceof PitcrewError && error.code === "run-nothing-to-continue";
       return {
-        outcome: { kind: "failed", nothingToContinue },
+        outcome: {
+          kind: "failed",
+          error,
+          keptOn: workspace !== undefined && commit?.committed ? workspace.branch : undefined,
+          // `--continue` with nothing to continue is a usage error rather than a failure.
+          exitCode: nothingToContinue ? EXIT_USAGE : EXIT_FAILED,
+        },
         headSha: commit?.sha ?? null,
         prNumber: null,
       };
     },
-    report: (outcome, { notes }) => {
-      if (outcome.kind !== "ran") return Promise.resolve();
-      const { result, delivery } = outcome;
-      process.stdout.write(
-        terminalReport({
-          summary: result.summary,
-          stopReason: result.stopReason,
-          error: result.error,
-          delivery,
-          totals: result,
-          thread: options.continue ? notes?.state.cumulative : undefined,
-        }),
-      );
+    report: (outcome, { state, notes }) => {
+      const cumulative = options.continue ? notes?.state.cumulative : undefined;
+      view.ended(outcome, state, cumulative);
       return Promise.resolve();
     },
   };

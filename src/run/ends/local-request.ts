@@ -1,12 +1,12 @@
 /**
  * What `pitcrew run` was asked: the task from the command line (or, with `--continue`, what to do
  * now), quoted in the prompt beside the repository's instructions, and the session's settings
- * from the options and the repository's setup at the run's base.
+ * from the options and the repository's setup at the run's base (read, and so checked, by the
+ * workspace before the worktree is made: local-workspace.ts).
  */
 import { createModelClient } from "../../agent/model.ts";
 import { cachedPriceRatio } from "../../agent/pricing.ts";
 import { localTaskPrompt } from "../../agent/prompt.ts";
-import { readRepositorySetup } from "../../config/repository.ts";
 import { DEFAULT_SETTINGS } from "../../sandbox/policy.ts";
 import { protectedPatterns } from "../../sandbox/protected-paths.ts";
 import type { RequestPort } from "../ports.ts";
@@ -29,10 +29,10 @@ export function localRequest(asked: LocalTask): RequestPort<LocalWorkspace> {
   return {
     threadKey: LOCAL_THREAD,
     continuing: asked.continue ? { instruction: asked.task } : undefined,
-    brief: async (workspace) => {
-      const { worktree } = workspace;
-      const { instructions, config } = await readRepositorySetup(worktree.repo, worktree.base);
-      return {
+    brief: (workspace) => {
+      const { worktree, setup } = workspace;
+      const { instructions, config } = setup;
+      return Promise.resolve({
         prompt: localTaskPrompt({ task: asked.task, repositoryInstructions: instructions }),
         session: {
           sandbox: {
@@ -53,7 +53,7 @@ export function localRequest(asked: LocalTask): RequestPort<LocalWorkspace> {
           deny: config.permissions.deny,
           promptCacheKey: `pitcrew-run-${worktree.branch}`,
         },
-      };
+      });
     },
   };
 }

@@ -158,7 +158,19 @@ describe("the bash tool in the sandbox", needsBwrap(), () => {
 
   test("runs a command and returns exit code and stdout", async () => {
     const outcome = await h.call(bashTool, { command: "echo hello; printf 'two\\n'" });
-    assert.deepEqual(outcome, { content: "exit code: 0\nstdout:\nhello\ntwo", isError: false });
+    assert.deepEqual(outcome, {
+      content: "exit code: 0\nstdout:\nhello\ntwo",
+      isError: false,
+      details: {
+        command: {
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          stdoutTail: "hello\ntwo",
+          stderrTail: "",
+        },
+      },
+    });
   });
 
   test("a non-zero exit is a result to read, not a tool error; stderr is labelled", async () => {
@@ -167,6 +179,8 @@ describe("the bash tool in the sandbox", needsBwrap(), () => {
     });
     assert.equal(outcome.isError, false);
     assert.equal(outcome.content, "exit code: 3\nstdout:\nvisible\nstderr:\nit broke");
+    assert.equal(outcome.details?.command?.exitCode, 3);
+    assert.equal(outcome.details?.command?.stderrTail, "it broke");
   });
 
   test("every command starts at the repository root; a cd does not carry over", async () => {
@@ -356,5 +370,35 @@ describe("the bash tool's spill files in the sandbox", needsBwrap(), () => {
     other.sandbox.dispose();
     assert.equal(existsSync(source), false);
     other.dispose();
+  });
+});
+
+describe("the bash tool when the sandbox cannot start the command", needsBwrap(), () => {
+  test("no bash on the sandbox's PATH: a failure naming bwrap's complaint, not 'exit code: 1'", async () => {
+    const h = await toolHarness("bash-no-shell", (home) => ({ HOME: home, PATH: "/nowhere" }));
+    try {
+      const outcome = await h.call(bashTool, { command: "echo never" });
+      assert.equal(outcome.isError, true);
+      assert.match(
+        outcome.content,
+        /^The sandbox could not start the command, so it did not run: bwrap: execvp bash: No such file or directory$/,
+      );
+      assert.equal(outcome.details, undefined);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  test("a command that itself fails with exit 1 is still an ordinary result", async () => {
+    const h = await toolHarness("bash-exit-1");
+    try {
+      const outcome = await h.call(bashTool, {
+        command: "echo 'bwrap: execvp lookalike' >&2; echo out; exit 1",
+      });
+      assert.equal(outcome.isError, false);
+      assert.equal(outcome.details?.command?.exitCode, 1);
+    } finally {
+      h.dispose();
+    }
   });
 });

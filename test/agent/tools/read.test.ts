@@ -111,6 +111,8 @@ describe("the read tool in the sandbox", needsBwrap(), () => {
       outcome.content,
       "     4\tline 4\n     5\tline 5\n     6\tline 6\n[lines 4-6 of 10; read more with offset=7]",
     );
+    // The lines shown, for the progress line (present/progress.ts).
+    assert.deepEqual(outcome.details, { lines: { from: 4, to: 6, total: 10 } });
   });
 
   test("an absolute path inside the workspace works too", async () => {
@@ -170,7 +172,11 @@ describe("the read tool in the sandbox", needsBwrap(), () => {
 
   test("an empty file", async () => {
     const outcome = await h.call(readTool, { path: "empty.txt" });
-    assert.deepEqual(outcome, { content: "(the file is empty: 0 lines)", isError: false });
+    assert.deepEqual(outcome, {
+      content: "(the file is empty: 0 lines)",
+      isError: false,
+      details: { lines: { from: 0, to: 0, total: 0 } },
+    });
   });
 
   test("an offset past the end is an error that gives the line count", async () => {
