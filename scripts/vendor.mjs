@@ -286,18 +286,8 @@ function report({ target, destination, written, source, entries }) {
     "Then, in .github/workflows/pitcrew.yml (from pitcrew's docs/examples/agent-fix.yml):",
     `  - uses: ./${VENDOR_PATH}`,
     "",
-    `The agent cannot change this copy: all of .github/ is read-only in its sandbox and a push that changes it is refused. To update pitcrew, run this again and commit; the old dist/ files are replaced (pitcrew/… branches made before keep the old copy: docs/action.md says what to do).`,
+    `The agent cannot change this copy: it is read-only in the agent's sandbox and a push that changes it is refused, even where .github/pitcrew.yml sets allow-protected-changes: true. To update pitcrew, run this again and commit; the old dist/ files are replaced (pitcrew/… branches made before keep the old copy: docs/action.md says what to do).`,
   );
-  const config = join(target, ".github", "pitcrew.yml");
-  if (
-    existsSync(config) &&
-    /^allow-protected-changes:\s*true\b/m.test(readFileSync(config, "utf8"))
-  ) {
-    lines.push(
-      "",
-      `WARNING: ${config} sets allow-protected-changes: true, which makes .github/ (all but the workflows) writable to the agent — this copy of the action too, which then runs with your secrets. Remove that setting, or use a released pitcrew (uses: OWNER/pitcrew@<tag>) instead of a vendored one.`,
-    );
-  }
   return `${lines.join("\n")}\n`;
 }
 

@@ -15,7 +15,9 @@ import { createProgressComment } from "./github/progress.ts";
 import { setOutputs } from "./github/report.ts";
 import type { Task } from "./domain/task.ts";
 import { parseEvent } from "./triggers/event.ts";
-import { runnerContext } from "./runner.ts";
+import { runnerContext, runningActionRoot } from "./runner.ts";
+import { ownActionPaths, protectedPatterns } from "./sandbox/protected-paths.ts";
+import { artifactModule } from "./store/artifact.ts";
 import { workTask } from "./work.ts";
 import { notesPlace } from "./run/ends/action-notes.ts";
 
@@ -37,6 +39,12 @@ const LOG = {
   startGroup: (name: string) => core.startGroup(name),
   endGroup: () => core.endGroup(),
 };
+
+/** The running action's own files, when it runs from inside the checkout (a vendored copy). */
+function ownFiles(workspace: string): string[] {
+  const root = runningActionRoot();
+  return root === undefined ? [] : ownActionPaths(workspace, root);
+}
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const controller = new AbortController();
@@ -82,6 +90,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       }
       throw error;
     });
+    // Run from inside the checkout, the action's files change when the thread's branch is checked
+    // out (that branch may hold an older copy): what it imports later is imported now.
+    const own = ownFiles(runner.workspace);
+    if (own.length > 0) await artifactModule();
     const outcome = await workTask({
       task: trigger.task,
       notes: notesPlace(runner, config, env, trigger.task.threadKey, {
@@ -91,6 +103,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       config,
       api,
       workspace: runner.workspace,
+      // A copy of the action in the checkout runs again with the secrets after the session (the
+      // post step, modules loaded on first use): it is the agent's to change under no setting.
+      protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges, own),
       runUrl: runner.runUrl,
       env,
       signal: controller.signal,

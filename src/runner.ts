@@ -2,8 +2,10 @@
  * What the runner tells a JavaScript action about this run, read from its environment once: the
  * event, the repository, where the API and the workspace are. Shared by the main and post steps.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { PitcrewError, describeError } from "./errors.ts";
 
 export interface RunnerContext {
@@ -75,4 +77,18 @@ export function runnerContext(env: NodeJS.ProcessEnv = process.env): RunnerConte
     workflowRef: env.GITHUB_WORKFLOW_REF || undefined,
     repositoryId: repositoryIdOf(payload),
   };
+}
+
+/**
+ * The folder of the action now running: the nearest folder above this module that holds an
+ * `action.yml` (dist/ in a release or a vendored copy, src/ in pitcrew's own checkout).
+ */
+export function runningActionRoot(from: string = import.meta.url): string | undefined {
+  let folder = dirname(fileURLToPath(from));
+  for (;;) {
+    if (existsSync(join(folder, "action.yml"))) return folder;
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
 }

@@ -33,6 +33,11 @@ export interface WorkOptions {
   runUrl: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /**
+   * What the agent may not change or push: the repository's rules (protectedPatterns) and the
+   * running action's own files when they lie in the checkout (ownActionPaths).
+   */
+  protectedPaths: readonly string[];
   /** The job log, folded by phase and by turn (the runner's groups in the action). */
   log: GroupedLog & { warning(message: string): void };
 }
@@ -66,7 +71,15 @@ function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
   };
   return {
     admission: authorisation(access, (reason) => ({ ending: { phase: "refused", reason } }), log),
-    request: threadRequest({ task, config, api, thread, pull, log }),
+    request: threadRequest({
+      task,
+      config,
+      api,
+      thread,
+      pull,
+      log,
+      protectedPaths: options.protectedPaths,
+    }),
     workspace: threadWorkspace({ task, config, checkout: options.workspace, pull, log }),
     notes: threadNotes(options.notes, task.threadKey, log),
     delivery: threadDelivery({

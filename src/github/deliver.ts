@@ -6,7 +6,6 @@
 import type { SessionResult } from "../domain/loop.ts";
 import type { Config } from "../config/config.ts";
 import { describeError } from "../errors.ts";
-import { protectedPatterns } from "../sandbox/protected-paths.ts";
 import type { Task } from "../domain/task.ts";
 import type { GitHubApi } from "./api.ts";
 import type { PullInfo } from "../domain/conversation.ts";
@@ -21,10 +20,9 @@ import type { ToolTally } from "../domain/run-state.ts";
 
 export interface DeliverOptions {
   task: Task;
-  config: Pick<
-    Config,
-    "githubToken" | "allowWorkflowChanges" | "protectedPaths" | "allowProtectedChanges" | "draft"
-  >;
+  config: Pick<Config, "githubToken" | "allowWorkflowChanges" | "draft">;
+  /** What the push may not change (protectedPatterns: the repository's rules, the action's own files). */
+  protectedPaths: readonly string[];
   /** Every secret value the harness knows (knownSecrets): none may be pushed. */
   secrets: string[];
   api: GitHubApi;
@@ -74,7 +72,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     texts: pullRequestItems(planned),
     pullRequestText: text,
     allowWorkflowChanges: config.allowWorkflowChanges,
-    protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
+    protectedPaths: options.protectedPaths,
   });
   for (const note of published.notes) options.log.info(note);
   if (published.outcome === "pushed" || prepared.reused)

@@ -4,7 +4,7 @@
  * `.github/pitcrew.yml`). Pure rules over repository-relative paths, shared by the sandbox (the
  * read-only mounts, the write and edit tools) and the push check; nothing here touches a file.
  */
-import { posix } from "node:path";
+import { isAbsolute, posix, relative, sep } from "node:path";
 
 /** Protected by default: composite actions, workflows, templates, CODEOWNERS, pitcrew.yml… */
 export const GITHUB_FOLDER = ".github";
@@ -17,10 +17,29 @@ export const WORKFLOWS_FOLDER = ".github/workflows";
 
 /**
  * The patterns to protect besides the workflows: `.github` and the repository's own globs, or
- * none when the repository set `allow-protected-changes: true`.
+ * none of those when the repository set `allow-protected-changes: true`; and `always` whatever it
+ * set (the running action's own files, ownActionPaths).
  */
-export function protectedPatterns(extra: readonly string[], allowChanges: boolean): string[] {
-  return allowChanges ? [] : [GITHUB_FOLDER, ...extra.map(normalisePattern)];
+export function protectedPatterns(
+  extra: readonly string[],
+  allowChanges: boolean,
+  always: readonly string[] = [],
+): string[] {
+  return [...(allowChanges ? [] : [GITHUB_FOLDER, ...extra.map(normalisePattern)]), ...always];
+}
+
+/**
+ * The files of the running action that lie inside the checkout it works on (a copy vendored into
+ * `.github/actions/pitcrew`, or pitcrew's own repository run with `uses: ./`): after the agent's
+ * session they run again with the secrets (the post step, modules imported on first use), so no
+ * setting makes them the agent's to change. The action's folder when it is below the checkout;
+ * its `action.yml` and `dist` when it is the checkout; nothing when it is elsewhere.
+ */
+export function ownActionPaths(workspace: string, actionRoot: string): string[] {
+  const inside = relative(workspace, actionRoot);
+  if (inside === "") return ["action.yml", "dist"];
+  if (inside.startsWith("..") || isAbsolute(inside)) return [];
+  return [inside.split(sep).join("/")];
 }
 
 /** `./a/b/**` and `a/b/` mean the folder `a/b` (a folder protects everything inside it). */

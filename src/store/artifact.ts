@@ -6,6 +6,7 @@
  * next older one is considered. Restoring never fails a run: whatever is wrong with the notes
  * becomes a reason to start fresh.
  */
+import type * as ArtifactPackage from "@actions/artifact";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ArtifactClient } from "@actions/artifact";
@@ -140,17 +141,23 @@ function statusOf(error: unknown): number | undefined {
 /** What one candidate artifact turned out to be. */
 type Outcome = Restored | { ignored: string };
 
+/**
+ * The artifact client's module, imported on first use: it is large (Azure's blob SDK), and a
+ * thread's first run needs it only for its first save, after the agent has started. An action run
+ * from inside the checkout imports it before the checkout changes branch (main.ts), since a thread
+ * branch may hold another copy of the action without this build's files.
+ */
+export function artifactModule(): Promise<typeof ArtifactPackage> {
+  return import("@actions/artifact");
+}
+
 export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
   const { token, owner, repo, log } = options;
   const repository = `${owner}/${repo}`;
   const key = sealKey(options.sealSecret);
-  /**
-   * The artifact client is loaded on first use: it is large (Azure's blob SDK), and a thread's
-   * first run needs it only for its first save, after the agent has started.
-   */
   let loaded: Promise<ArtifactClient> | undefined;
   const artifactClient = (): Promise<ArtifactClient> =>
-    (loaded ??= import("@actions/artifact").then((module) => new module.DefaultArtifactClient()));
+    (loaded ??= artifactModule().then((module) => new module.DefaultArtifactClient()));
   const octokit = createOctokit({ token, baseUrl: options.apiUrl });
   /** Saves run one after another: each replaces the run's artifact, so the last one wins. */
   let saving: Promise<void> = Promise.resolve();

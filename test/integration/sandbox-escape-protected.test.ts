@@ -4,6 +4,8 @@
  * `protected-paths` — cannot be changed from inside the sandbox by any route: a plain write, a
  * new file, a symlink or hard link into it, renaming it or its folders, or pitcrew's writable
  * folder as a way round. Each attack runs for real in bwrap; the host files are checked after.
+ * T67: a copy of pitcrew vendored into the checkout (it runs again with the secrets after the
+ * session) stays read-only even where the repository allows changes to `.github/`.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -21,7 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
-import { protectedPatterns } from "../../src/sandbox/protected-paths.ts";
+import { ownActionPaths, protectedPatterns } from "../../src/sandbox/protected-paths.ts";
 import { createSandbox } from "../../src/sandbox/sandbox.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { needsBwrap } from "../support/bwrap.ts";
@@ -178,5 +180,67 @@ ln .github/actions/setup/action.yml hard-action 2>&1; echo "action=$?"
     assert.equal(readFileSync(join(workspace, "src/app.js"), "utf8"), "changed\n");
     rmSync(join(workspace, "scripts/build.sh"));
     rmSync(join(workspace, "Makefile.local"));
+  });
+});
+
+describe("escape battery: the running action in the checkout (T67)", needsBwrap(), () => {
+  test("T67 a vendored copy of pitcrew stays read-only with allow-protected-changes, while the rest of .github opens", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "pitcrew-own-")));
+    const workspace = join(root, "repo");
+    const home = join(root, "home");
+    const copy = join(workspace, ".github/actions/pitcrew");
+    const files: Record<string, string> = {
+      ".github/actions/pitcrew/action.yml": "runs:\n  using: node24\n  main: dist/index.js\n",
+      ".github/actions/pitcrew/dist/index.js": "// the main step\n",
+      ".github/actions/pitcrew/dist/post.js": "// the post step, run with the secrets\n",
+      ".github/CODEOWNERS": "* @owners\n",
+    };
+    try {
+      mkdirSync(home, { recursive: true });
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(workspace, file)), { recursive: true });
+        writeFileSync(join(workspace, file), text);
+      }
+      execFileSync("git", ["init", "-q"], { cwd: workspace });
+      const sandbox = await createSandbox(
+        {
+          ...DEFAULT_SETTINGS,
+          backend: "bwrap",
+          homeReadOnly: [],
+          timeoutMs: 20_000,
+          // The repository set allow-protected-changes: true; the action's own folder is still held.
+          protectedPaths: protectedPatterns([], true, ownActionPaths(workspace, copy)),
+        },
+        { workspace, env: { HOME: home, PATH: "/usr/bin:/bin" }, allowSetup: false },
+      );
+      try {
+        const result = await sandbox.run({
+          argv: [
+            "bash",
+            "-c",
+            `try() { if eval "$1" 2>/dev/null; then echo "$2=yes"; else echo "$2=no"; fi; }
+try 'echo evil > .github/actions/pitcrew/dist/post.js' post
+try 'echo x > .github/actions/pitcrew/dist/extra.js' add
+try 'rm -rf .github/actions/pitcrew' remove
+try 'mv .github/actions/pitcrew .github/actions/old' rename
+try 'echo "* @me" > .github/CODEOWNERS' codeowners`,
+          ],
+        });
+        assert.equal(
+          result.stdout.text,
+          "post=no\nadd=no\nremove=no\nrename=no\ncodeowners=yes\n",
+          result.stderr.text,
+        );
+      } finally {
+        sandbox.dispose();
+      }
+      for (const [file, text] of Object.entries(files)) {
+        if (file.startsWith(".github/actions/pitcrew/")) {
+          assert.equal(readFileSync(join(workspace, file), "utf8"), text, `${file} changed`);
+        }
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

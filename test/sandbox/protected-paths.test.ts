@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import {
   literalPrefix,
   normalisePattern,
+  ownActionPaths,
   patternProblem,
   protectedPatterns,
   protectingPattern,
@@ -76,6 +77,20 @@ describe("protectingPattern", () => {
   test("allow-protected-changes protects nothing of this kind (workflows have their own rule)", () => {
     assert.deepEqual(protectedPatterns(["Makefile"], true), []);
     assert.equal(protectingPattern(".github/actions/x", protectedPatterns([], true)), undefined);
+  });
+
+  test("the running action's own files stay protected whatever the repository allows", () => {
+    const own = ownActionPaths("/w/repo", "/w/repo/.github/actions/pitcrew");
+    assert.deepEqual(own, [".github/actions/pitcrew"]);
+    const patterns = protectedPatterns(["Makefile"], true, own);
+    assert.equal(
+      protectingPattern(".github/actions/pitcrew/dist/post.js", patterns),
+      ".github/actions/pitcrew",
+    );
+    assert.equal(protectingPattern(".github/actions/other/action.yml", patterns), undefined);
+    assert.deepEqual(ownActionPaths("/w/repo", "/w/repo"), ["action.yml", "dist"], "uses: ./");
+    assert.deepEqual(ownActionPaths("/w/repo", "/home/runner/_actions/x/pitcrew/v0"), []);
+    assert.deepEqual(ownActionPaths("/w/repo", "/w/repo-other"), [], "a sibling is not inside");
   });
 });
 

@@ -25,7 +25,7 @@ export interface Delivered {
 
 export type ThreadDeliveryOptions = Pick<
   DeliverOptions,
-  "task" | "config" | "api" | "workspace" | "runUrl" | "secrets"
+  "task" | "config" | "api" | "workspace" | "runUrl" | "secrets" | "protectedPaths"
 > & {
   /** The issue's (or PR's) title, for the PR; undefined for a dispatch. */
   issueTitle: () => Promise<string | undefined>;

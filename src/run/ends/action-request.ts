@@ -12,7 +12,6 @@ import type { CommentInfo, IssueInfo, PullInfo } from "../../domain/conversation
 import type { Task } from "../../domain/task.ts";
 import type { GitHubApi } from "../../github/api.ts";
 import { DEFAULT_SETTINGS } from "../../sandbox/policy.ts";
-import { protectedPatterns } from "../../sandbox/protected-paths.ts";
 import type { Authorization } from "../../triggers/authorize.ts";
 import type { AdmissionPort, RequestPort, SessionSettings, Workspace } from "../ports.ts";
 
@@ -46,6 +45,8 @@ export function threadRequest<W extends Workspace>(options: {
   thread: () => Promise<QuotedThread | undefined>;
   pull: () => Promise<PullInfo | undefined>;
   log: { info(message: string): void; warning(message: string): void };
+  /** What the agent may not change (protectedPatterns: the repository's rules, the action's own files). */
+  protectedPaths: readonly string[];
 }): RequestPort<W> {
   const { task, config, api, thread, pull, log } = options;
   return {
@@ -72,7 +73,7 @@ export function threadRequest<W extends Workspace>(options: {
           quoted === undefined
             ? dispatchTaskPrompt({ task, repositoryInstructions })
             : threadTaskPrompt({ task, ...quoted, pull: await pull(), repositoryInstructions }),
-        session: sessionSettings(config, task, log),
+        session: sessionSettings(config, task, options.protectedPaths, log),
       };
     },
   };
@@ -91,6 +92,7 @@ export async function threadOf(task: Task, api: GitHubApi): Promise<QuotedThread
 function sessionSettings(
   config: Config,
   task: Task,
+  protectedPaths: readonly string[],
   log: { info(message: string): void },
 ): SessionSettings {
   return {
@@ -99,7 +101,7 @@ function sessionSettings(
       backend: config.sandbox,
       timeoutMs: config.commandTimeoutSeconds * 1000,
       limits: { ...DEFAULT_SETTINGS.limits, diskReserveBytes: config.diskReserveMiB * 1024 * 1024 },
-      protectedPaths: protectedPatterns(config.protectedPaths, config.allowProtectedChanges),
+      protectedPaths: [...protectedPaths],
     },
     model: createModelClient({
       apiKey: config.apiKey,
