@@ -17,7 +17,7 @@ const USAGE = `${USAGE_LINE}
        pitcrew --help | --version
 
 commands:
-  run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--sandbox auto|bwrap|none]
+  run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--context-window N] [--sandbox auto|bwrap|none]
       [--include-uncommitted] [--json] "task"
       Run the agent on a local checkout. It works in a separate worktree on a new branch
       (your checkout is not touched) and commits the result there. The key comes from

@@ -24,6 +24,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   model: { type: "string", example: "gpt-4.1" },
   "base-url": { type: "string", example: "http://localhost:11434/v1" },
   "max-turns": { type: "string", example: "50" },
+  "context-window": { type: "string", example: "128000" },
   sandbox: { type: "string", example: "auto" },
   continue: { type: "boolean" },
   "include-uncommitted": { type: "boolean" },
@@ -45,6 +46,7 @@ export function parseRunArgs(
     throw new PitcrewError(BAD_OPTION, RUN_WORDS.includeWithContinue);
   }
   const maxTurns = countOption(parsed, "max-turns", "of turns", DEFAULTS.maxTurns);
+  const contextWindow = countOption(parsed, "context-window", "of tokens", DEFAULTS.contextWindow);
   const sandbox = sandboxChoice(stringOption(parsed, "sandbox") ?? "auto", BAD_OPTION, "--sandbox");
   const apiKey = env.OPENAI_API_KEY ?? "";
   if (apiKey.trim() === "") throw new PitcrewError("cli-no-api-key", RUN_WORDS.noApiKey);
@@ -55,6 +57,7 @@ export function parseRunArgs(
       model: stringOption(parsed, "model") ?? env.PITCREW_MODEL ?? DEFAULTS.model,
       baseUrl: stringOption(parsed, "base-url") ?? env.OPENAI_BASE_URL,
       maxTurns,
+      contextWindow,
       sandbox,
       task,
       continue: continuing,

@@ -257,7 +257,7 @@ export class ContextManager {
       const { window } = this.settings;
       throw new PitcrewError(
         "context-window-too-small",
-        `No request fits the model's context window: the tool definitions take about ${pricing.fixed} tokens and ${messages.length} messages at least ${MESSAGE_FLOOR_TOKENS} each, against ${limit} (a window of ${window} less ${outputReserve(this.settings)} kept for the answer). Set context-window to the model's real window if it is larger, or use a model with a larger one.`,
+        `No request fits the model's context window: the tool definitions take about ${pricing.fixed} tokens and ${messages.length} messages at least ${MESSAGE_FLOOR_TOKENS} each, against ${limit} (a window of ${window} less ${outputReserve(this.settings)} kept for the answer). Set the context window to the model's real window if it is larger (the action's context-window input, pitcrew run's --context-window), or use a model with a larger one.`,
       );
     }
     return fitted;

@@ -5,7 +5,7 @@
  * error is printed as its sentence, then the usage line.
  */
 
-export const RUN_USAGE = `usage: pitcrew run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--sandbox auto|bwrap|none] [--include-uncommitted] [--json] "task"
+export const RUN_USAGE = `usage: pitcrew run [--repo DIR] [--model M] [--base-url URL] [--max-turns N] [--context-window N] [--sandbox auto|bwrap|none] [--include-uncommitted] [--json] "task"
        pitcrew run --continue [options] ["what to do next"]`;
 
 export const RUN_HELP = `${RUN_USAGE}
@@ -19,6 +19,8 @@ options:
   --model M              the model (default: PITCREW_MODEL, else gpt-4.1)
   --base-url URL         an OpenAI-compatible /v1 endpoint (default: OPENAI_BASE_URL, else OpenAI)
   --max-turns N          model requests at most (default 50)
+  --context-window N     the model's context window in tokens (default 128000): no request is
+                         sent larger than it less room for the answer
   --sandbox MODE         auto (default), bwrap, seatbelt or none
   --include-uncommitted  start from your uncommitted changes too (tracked and untracked files,
                          not ignored ones): they are committed on the run's branch first, without

@@ -116,6 +116,10 @@ describe("pitcrew run --help and argument errors", () => {
       ],
       [["--max-turns=2.5", "x"], /--max-turns takes a whole number of turns above 0, not '2\.5'\./],
       [
+        ["--context-window", "0", "x"],
+        /--context-window takes a whole number of tokens above 0, not '0'\./,
+      ],
+      [
         ["--bogus", "x"],
         /cli-bad-option: There is no option --bogus\. To pass text that starts with a dash, put it after --\./,
       ],
@@ -198,6 +202,19 @@ describe("pitcrew run: failures say what happened", needsBwrap(), () => {
     assert.doesNotMatch(stdout, /secret|input|--continue/);
     assert.match(stdout, /^Nothing changed: the model never answered, so no branch was kept\.$/m);
     assert.match(stdout, /^turns: 0 · tokens: 0 /m);
+  });
+
+  test("--context-window reaches the session: a window the tool definitions fill is refused before any request", async () => {
+    const repo = fixture("run-window");
+    const model = await server([say("never asked")]);
+    const { code, stdout } = await pitcrewRun(repo, model.url, ["--context-window", "1500"]);
+    assert.equal(code, 1);
+    assert.match(
+      stdout,
+      /context-window-too-small: No request fits the model's context window: [^\n]* against 476 \(a window of 1500 less 1024 kept for the answer\)[^\n]*pitcrew run's --context-window/,
+    );
+    assert.equal(model.requests.length, 0, "nothing was sent");
+    assert.match(stdout, /^turns: 0 · /m);
   });
 
   test("a server that never answers: named in the CLI's terms, turns: 0, no --continue", async () => {

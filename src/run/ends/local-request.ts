@@ -18,6 +18,8 @@ export interface LocalTask {
   model: string;
   baseUrl: string | undefined;
   maxTurns: number;
+  /** The model's context window, in tokens. */
+  contextWindow: number;
   sandbox: "auto" | "bwrap" | "seatbelt" | "none";
   /** The task; with `--continue`, what to do now ("" to carry on). */
   task: string;
@@ -49,7 +51,7 @@ export function localRequest(asked: LocalTask): RequestPort<LocalWorkspace> {
             baseUrl: asked.baseUrl,
           }),
           limits: { maxTurns: asked.maxTurns },
-          window: { cachedPrice: cachedPriceRatio(asked.model) },
+          window: { window: asked.contextWindow, cachedPrice: cachedPriceRatio(asked.model) },
           deny: config.permissions.deny,
           promptCacheKey: `pitcrew-run-${worktree.branch}`,
         },
