@@ -6,14 +6,10 @@
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { PitcrewError, describeError } from "../errors.ts";
-import { toolDefinitions } from "../agent/tools/index.ts";
 import type { ToolDefinition } from "../domain/tools.ts";
-import { parseSession } from "../context/replay/parse.ts";
 import type { RecordedSession } from "../context/replay/parse.ts";
-import { pitcrewPolicy } from "../context/replay/pitcrew-policy.ts";
-import { naivePolicy } from "../context/replay/policy.ts";
+import { DEFAULT_WINDOW } from "../context/replay/policy.ts";
 import type { PolicyFactory } from "../context/replay/policy.ts";
-import { DEFAULT_WINDOW, replaySessions } from "../context/replay/replay.ts";
 import type { Distribution, ReplayReport, ReplayStats } from "../context/replay/replay.ts";
 import { ARGUMENT_WORDS } from "../present/usage.ts";
 import { BAD_OPTION, countOption, parseOptions, stringOption } from "./args.ts";
@@ -27,10 +23,13 @@ export interface CommandOutput {
   err: { write(text: string): unknown };
 }
 
-/** The policies `--policy` names. */
-export const REPLAY_POLICIES: ReadonlyMap<string, PolicyFactory> = new Map([
-  ["pitcrew", pitcrewPolicy],
-  ["naive", naivePolicy],
+/**
+ * The policies `--policy` names, each loaded when asked for: the replay's machinery (the exact
+ * tokenizer, the agent's tool definitions) loads only once the arguments are good.
+ */
+export const REPLAY_POLICIES: ReadonlyMap<string, () => Promise<PolicyFactory>> = new Map([
+  ["pitcrew", async () => (await import("../context/replay/pitcrew-policy.ts")).pitcrewPolicy],
+  ["naive", async () => (await import("../context/replay/policy.ts")).naivePolicy],
 ]);
 
 export const DEFAULT_REPLAY_POLICY = "pitcrew";
@@ -39,7 +38,7 @@ export const CONTEXT_USAGE = `usage: pitcrew context replay [--window N] [--poli
 
 interface ReplayArgs {
   window: number;
-  policy: PolicyFactory;
+  policy: () => Promise<PolicyFactory>;
   json: boolean;
   files: string[];
 }
@@ -95,6 +94,7 @@ export async function loadSession(
               : (error as Error).message;
     throw new PitcrewError("replay-unreadable", `${file}: ${why}.`, { cause: error });
   }
+  const { parseSession } = await import("../context/replay/parse.ts");
   return parseSession(text, file, known);
 }
 
@@ -208,9 +208,14 @@ async function replayCommand(args: string[], io: CommandOutput): Promise<number>
   let report: ReplayReport;
   try {
     const sessions: RecordedSession[] = [];
+    const [{ toolDefinitions }, { replaySessions }, policy] = await Promise.all([
+      import("../agent/tools/index.ts"),
+      import("../context/replay/replay.ts"),
+      parsed.policy(),
+    ]);
     const known = toolDefinitions();
     for (const file of parsed.files) sessions.push(await loadSession(file, known));
-    report = await replaySessions(sessions, parsed.policy, parsed.window);
+    report = await replaySessions(sessions, policy, parsed.window);
   } catch (error) {
     io.err.write(`pitcrew context replay: ${describeError(error)}\n`);
     return EXIT_FAILED;

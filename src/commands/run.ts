@@ -11,29 +11,12 @@ import { statSync } from "node:fs";
 import { PitcrewError, describeError } from "../errors.ts";
 import { RUN_HELP, RUN_USAGE, RUN_WORDS } from "../present/usage.ts";
 import { START_WORDS } from "../present/progress.ts";
-import {
-  EXIT_CANCELLED,
-  EXIT_FAILED,
-  EXIT_USAGE,
-  localDelivery,
-} from "../run/ends/local-delivery.ts";
-import { localNotes, repositoryNotes } from "../run/ends/local-notes.ts";
-import { localRequest } from "../run/ends/local-request.ts";
-import { worktreeWorkspace } from "../run/ends/local-workspace.ts";
-import { runTask } from "../run/run.ts";
+import { EXIT_CANCELLED, EXIT_FAILED, EXIT_USAGE } from "../run/ends/local-exit.ts";
 import type { NotesStore } from "../store/store.ts";
 import { createRunView } from "./progress.ts";
 import type { ViewMode } from "./progress.ts";
 import { parseRunArgs } from "./run-args.ts";
 import type { RunArgs } from "./run-args.ts";
-
-export {
-  EXIT_CANCELLED,
-  EXIT_FAILED,
-  EXIT_USAGE,
-  EXIT_STOPPED_EARLY,
-  exitCodeFor,
-} from "../run/ends/local-delivery.ts";
 
 export async function runCommand(
   args: string[],
@@ -54,6 +37,21 @@ export async function runCommand(
     process.stderr.write(`pitcrew run: ${describeError(error)}\n${usage}`);
     return EXIT_USAGE;
   }
+  // The Run's machinery (git, the model client, the agent, the sandbox) loads once the command
+  // line is good: `--help` and a usage error answer at once.
+  const [
+    { runTask },
+    { localRequest },
+    { worktreeWorkspace },
+    { localNotes, repositoryNotes },
+    { localDelivery },
+  ] = await Promise.all([
+    import("../run/run.ts"),
+    import("../run/ends/local-request.ts"),
+    import("../run/ends/local-workspace.ts"),
+    import("../run/ends/local-notes.ts"),
+    import("../run/ends/local-delivery.ts"),
+  ]);
   let store: NotesStore;
   try {
     store = await repositoryNotes(parsed.repo);

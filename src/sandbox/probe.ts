@@ -236,10 +236,16 @@ export async function probeBwrap(options: ProbeOptions = {}): Promise<ProbeResul
   const log = options.log ?? (() => undefined);
   const allowSetup = options.allowSetup ?? true;
   const fixesApplied: string[] = [];
-  const canRoot = allowSetup && ((process.getuid?.() ?? 1) === 0 || (await hasPasswordlessSudo()));
+  // Asked only when something needs fixing: a probe that finds a working bwrap spawns no sudo.
+  let rooted: Promise<boolean> | undefined;
+  const canRoot = (): Promise<boolean> => {
+    if (!allowSetup) return Promise.resolve(false);
+    if ((process.getuid?.() ?? 1) === 0) return Promise.resolve(true);
+    return (rooted ??= hasPasswordlessSudo());
+  };
 
   let bwrapPath = findBwrap(options.locations);
-  if (bwrapPath === null && canRoot) {
+  if (bwrapPath === null && (await canRoot())) {
     log("bubblewrap is missing; installing it with apt-get.");
     const installed =
       (await asRoot(["apt-get", "install", "-y", "bubblewrap"])) ||
@@ -257,13 +263,15 @@ export async function probeBwrap(options: ProbeOptions = {}): Promise<ProbeResul
     );
   }
 
-  const { stdout: versionText } = await run(bwrapPath, ["--version"], { env: SAFE_ENV }).catch(
-    () => ({ stdout: "" }),
-  );
+  // Its version and its options, asked together: each is a process start.
+  const ask = (flag: string): Promise<string> =>
+    run(found, [flag], { env: SAFE_ENV }).then(
+      ({ stdout }) => stdout,
+      () => "",
+    );
+  const found = bwrapPath;
+  const [versionText, help] = await Promise.all([ask("--version"), ask("--help")]);
   const version = versionText.trim().replace(/^bubblewrap\s+/, "") || "unknown";
-  const { stdout: help } = await run(bwrapPath, ["--help"], { env: SAFE_ENV }).catch(() => ({
-    stdout: "",
-  }));
   if (!help.includes("--disable-userns")) {
     throw unavailable(
       `bubblewrap ${version} at ${bwrapPath} is too old: pitcrew needs --disable-userns (0.8.0 or later).`,
@@ -274,7 +282,7 @@ export async function probeBwrap(options: ProbeOptions = {}): Promise<ProbeResul
   if (attempt.ok) return { bwrapPath, version, fixesApplied };
 
   const diagnosis = diagnose(attempt.stderr, options.facts ?? kernelFacts(), bwrapPath);
-  if (canRoot) {
+  if (await canRoot()) {
     for (const fix of diagnosis.fixes) {
       log(`The sandbox cannot start (${diagnosis.cause}); trying to ${fix.what}.`);
       let applied = true;

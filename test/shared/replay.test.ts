@@ -10,7 +10,8 @@ import { toolDefinitions } from "../../src/agent/tools/index.ts";
 import { loadSession } from "../../src/commands/context.ts";
 import { pitcrewPolicy } from "../../src/context/replay/pitcrew-policy.ts";
 import { naivePolicy } from "../../src/context/replay/policy.ts";
-import { DEFAULT_WINDOW, replaySessions } from "../../src/context/replay/replay.ts";
+import { DEFAULT_WINDOW } from "../../src/context/replay/policy.ts";
+import { replaySessions } from "../../src/context/replay/replay.ts";
 import { SHARED, needsShared } from "../support/shared.ts";
 import { distributionLines, statsLine } from "../support/replay-lines.ts";
 

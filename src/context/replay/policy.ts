@@ -43,6 +43,9 @@ export interface ReplayPolicy {
   record?(promptTokens: number): void;
 }
 
+/** The window a replay runs at unless told otherwise. */
+export const DEFAULT_WINDOW = 128_000;
+
 /** What a policy is built for: one recorded session at one window. */
 export interface PolicySetup {
   window: number;

@@ -5,7 +5,7 @@
  * the model claimed (the run state's rule, shared with the action).
  */
 import { PitcrewError } from "../../errors.ts";
-import type { LoopEvent, SessionResult, StopReason } from "../../domain/loop.ts";
+import type { LoopEvent, SessionResult } from "../../domain/loop.ts";
 import { toolCallsFailure } from "../../domain/run-state.ts";
 import type { RunState } from "../../domain/run-state.ts";
 import type { Totals } from "../../domain/usage.ts";
@@ -13,18 +13,7 @@ import { commitAll } from "../../git/worktree.ts";
 import type { LocalDelivery } from "../../present/lines.ts";
 import type { DeliveryPort } from "../ports.ts";
 import type { LocalWorkspace } from "./local-workspace.ts";
-
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_STOPPED_EARLY = 3;
-export const EXIT_CANCELLED = 130;
-
-export function exitCodeFor(reason: StopReason): number {
-  if (reason === "done") return 0;
-  if (reason === "cancelled") return EXIT_CANCELLED;
-  if (reason === "model_error") return EXIT_FAILED;
-  return EXIT_STOPPED_EARLY;
-}
+import { EXIT_FAILED, EXIT_USAGE, exitCodeFor } from "./local-exit.ts";
 
 /** What the run came to, for the account and the exit status. */
 export type LocalOutcome =
