@@ -169,7 +169,9 @@ describe("the window guarantee through the layers", () => {
         error instanceof PitcrewError &&
         error.code === "context-window-too-small" &&
         /the tool definitions take about \d+ tokens/.test(error.message) &&
-        /Set the context window to the model's real window if it is larger \(the action's context-window input, pitcrew run's --context-window\)/.test(error.message),
+        /Set the context window to the model's real window if it is larger \(the action's context-window input, pitcrew run's --context-window\)/.test(
+          error.message,
+        ),
     );
   });
 });

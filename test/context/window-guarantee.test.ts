@@ -252,7 +252,10 @@ describe("the hard window guarantee", () => {
         if (outcome.named) {
           // Refused only when the tool definitions leave no room for the messages.
           assert.ok(tools > limit * 0.3, `seed ${seed}: refused with tools of ${tools} tokens`);
-          assert.match(outcome.named.message, /Set the context window to the model's real window if it is larger \(the action's context-window input, pitcrew run's --context-window\)/);
+          assert.match(
+            outcome.named.message,
+            /Set the context window to the model's real window if it is larger \(the action's context-window input, pitcrew run's --context-window\)/,
+          );
         } else if (tools < limit * 0.3) {
           assert.ok(outcome.requests > 0);
         }

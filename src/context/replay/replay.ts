@@ -27,7 +27,6 @@ export const CACHE_STEP_TOKENS = 128;
 /** Price of a cached input token relative to an uncached one: GPT-5 family, GPT-4.1. */
 export const CACHED_READ_RATIOS = [0.1, 0.25] as const;
 
-
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Tokens of plain text (special-token spellings in it count as text, as an API sees them). */
