@@ -149,17 +149,32 @@ describe("what a start loads", () => {
     }
   });
 
-  test("sandbox loads no big chunk (tokenizer, model client, parser), while context replay does", async () => {
-    const sandbox = await loads(["sandbox", "--sandbox", "none", "--", "true"]);
-    assert.equal(sandbox.ran.status, 0, sandbox.ran.stderr);
-    const largest = Math.max(...sandbox.files.values());
-    assert.ok(largest < 256 * 1024, `sandbox loads a file of ${largest} bytes`);
-    assert.ok(total(sandbox.files) < 512 * 1024, `sandbox loads ${total(sandbox.files)} bytes`);
-    // The yardstick: the tokenizer is a chunk of megabytes, and context replay loads it.
-    const replay = await loads(["context", "replay", "--help"]);
-    assert.ok(
-      Math.max(...replay.files.values()) > 1024 * 1024,
-      "context replay loads the tokenizer",
+  test("sandbox and every command's --help load no big chunk (tokenizer, model client, parser); a replay does", async () => {
+    for (const args of [
+      ["sandbox", "--sandbox", "none", "--", "true"],
+      ["run", "--help"],
+      ["context", "replay", "--help"],
+    ]) {
+      const started = await loads(args);
+      assert.equal(started.ran.status, 0, started.ran.stderr);
+      const largest = Math.max(...started.files.values());
+      assert.ok(largest < 256 * 1024, `${args.join(" ")} loads a file of ${largest} bytes`);
+      assert.ok(
+        total(started.files) < 512 * 1024,
+        `${args.join(" ")} loads ${total(started.files)} bytes`,
+      );
+    }
+    // The yardstick: the tokenizer is a chunk of megabytes, and a replay loads it.
+    const session = join(root, "one-message.json");
+    writeFileSync(
+      session,
+      JSON.stringify([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "hello" },
+      ]),
     );
+    const replay = await loads(["context", "replay", "--json", session]);
+    assert.equal(replay.ran.status, 0, replay.ran.stderr);
+    assert.ok(Math.max(...replay.files.values()) > 1024 * 1024, "a replay loads the tokenizer");
   });
 });

@@ -463,10 +463,13 @@ describe("docs/action.md", () => {
     assert.match(read("package.json"), /"vendor": "node scripts\/vendor\.mjs"/);
   });
 
-  test("says the agent cannot change the vendored action, and when a copy is not safe", () => {
+  test("says the agent cannot change the vendored action, not even with allow-protected-changes", () => {
     const part = section(page, "Quick start").replace(/\s+/g, " ");
     assert.match(part, /The agent cannot change the action that runs it\./);
-    assert.match(part, /Do not combine a vendored copy with `allow-protected-changes: true`/);
+    assert.match(
+      part,
+      /when that is inside the checkout it stays protected even with `allow-protected-changes: true`/,
+    );
   });
 
   test("says CI repair and flaky triage are not available yet", () => {
