@@ -180,7 +180,7 @@ export function statusLine(
 export const START_WORDS = {
   /** The files changed since HEAD, left out of the run. */
   leftOut: (count: number): string =>
-    `${count} ${count === 1 ? "file" : "files"} changed since HEAD ${count === 1 ? "is" : "are"} not included: commit or stash them, or pass --include-uncommitted`,
+    `${count} ${count === 1 ? "file" : "files"} changed since HEAD ${count === 1 ? "is" : "are"} not included: commit or stash ${count === 1 ? "it" : "them"}, or pass --include-uncommitted`,
   /** The same files, included. */
   included: (count: number): string =>
     `including ${count} ${count === 1 ? "file" : "files"} changed since HEAD: committed on the run's branch first (your checkout, index and HEAD are not touched)`,

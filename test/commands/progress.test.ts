@@ -11,6 +11,7 @@ import type { ViewMode } from "../../src/commands/progress.ts";
 import type { LoopEvent } from "../../src/domain/loop.ts";
 import { RUN_START, foldEvent } from "../../src/domain/run-state.ts";
 import type { RunState } from "../../src/domain/run-state.ts";
+import { START_WORDS } from "../../src/present/progress.ts";
 
 const CLEAR = "\r\x1b[2K";
 const bash = { id: "b", name: "bash", arguments: JSON.stringify({ command: "npm test" }) };
@@ -155,5 +156,15 @@ describe("the run's view", () => {
     });
     assert.ok(!shown.err().includes("\x1b"));
     assert.doesNotMatch(shown.err(), /^\[/m);
+  });
+});
+
+describe("the start's words", () => {
+  test("one file left out or included reads as one", () => {
+    assert.equal(
+      START_WORDS.leftOut(1),
+      "1 file changed since HEAD is not included: commit or stash it, or pass --include-uncommitted",
+    );
+    assert.match(START_WORDS.included(1), /^including 1 file changed since HEAD:/);
   });
 });
