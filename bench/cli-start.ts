@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findBwrap } from "../src/sandbox/probe.ts";
 import type { BenchOptions } from "./run.ts";
+import { interleaved, stats } from "./rounds.ts";
 
 export const name = "cli-start";
 export const description = "node dist/cli.js start-up per command, against node -e 0";
@@ -56,16 +57,6 @@ function build(out: string): Promise<void> {
       else resolve();
     });
   });
-}
-
-function summary(samples: number[]): { median: number; min: number; max: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median =
-    sorted.length % 2 === 1
-      ? (sorted[middle] ?? NaN)
-      : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-  return { median, min: sorted[0] ?? NaN, max: sorted.at(-1) ?? NaN };
 }
 
 export async function run(options: BenchOptions): Promise<void> {
@@ -128,25 +119,19 @@ export async function run(options: BenchOptions): Promise<void> {
       { label: "run --help", argv: [cli, "run", "--help"], goal: false, mustSucceed: false },
     ];
 
-    const samples = variants.map(() => [] as number[]);
-    const statuses = variants.map(() => new Set<number | null>());
-    for (let round = 0; round < warmup + runs; round++) {
-      for (let step = 0; step < variants.length; step++) {
-        const index = (round + step) % variants.length;
-        const variant = variants[index];
-        if (variant === undefined) continue;
-        const started = performance.now();
-        const exit = await spawnTimed(variant.argv, workspace, env);
-        const elapsed = performance.now() - started;
-        if (exit.signal !== null || (variant.mustSucceed && exit.status !== 0)) {
-          throw new Error(
-            `'${variant.label}' ended with ${exit.signal ?? `exit ${exit.status}`}: ${exit.output.slice(-1000)}`,
-          );
-        }
-        statuses[index]?.add(exit.status);
-        if (round >= warmup) samples[index]?.push(elapsed);
+    const statuses = new Map(variants.map((variant) => [variant, new Set<number | null>()]));
+    const samples = await interleaved(variants, runs, warmup, async (variant) => {
+      const started = performance.now();
+      const exit = await spawnTimed(variant.argv, workspace, env);
+      const elapsed = performance.now() - started;
+      if (exit.signal !== null || (variant.mustSucceed && exit.status !== 0)) {
+        throw new Error(
+          `'${variant.label}' ended with ${exit.signal ?? `exit ${exit.status}`}: ${exit.output.slice(-1000)}`,
+        );
       }
-    }
+      statuses.get(variant)?.add(exit.status);
+      return elapsed;
+    });
 
     out(`cli-start: ${description}`);
     out(`  host: ${cpus().length} cores, Node ${process.versions.node}`);
@@ -154,15 +139,15 @@ export async function run(options: BenchOptions): Promise<void> {
     out(
       `  method: ${warmup} warm-up + ${runs} measured runs per variant, interleaved round-robin; ms of wall clock from spawn to exit`,
     );
-    const base = summary(samples[0] ?? []).median;
+    const base = stats(samples[0] ?? []).median;
     out(
       `  ${"command".padEnd(40)}${"median".padStart(9)}${"min".padStart(9)}${"max".padStart(9)}${"ratio".padStart(8)}  exit`,
     );
     const verdicts: string[] = [];
     for (const [index, variant] of variants.entries()) {
-      const s = summary(samples[index] ?? []);
+      const s = stats(samples[index] ?? []);
       const ratio = s.median / base;
-      const exits = [...(statuses[index] ?? [])].join(",");
+      const exits = [...(statuses.get(variant) ?? [])].join(",");
       const goal = variant.goal
         ? `  goal ≤ ${GOAL_RATIO}×: ${ratio <= GOAL_RATIO ? "met" : "NOT met"}`
         : "";

@@ -9,7 +9,7 @@ import type { Message } from "../src/domain/messages.ts";
 import { estimateMessage } from "../src/context/tokens.ts";
 import { EMPTY_VIEW_STATE, buildView } from "../src/context/view.ts";
 import type { BenchOptions } from "./run.ts";
-import { stats } from "./sandbox-latency.ts";
+import { stats } from "./rounds.ts";
 
 export const name = "context-view";
 export const description = "building one request's view at 100, 1,000 and 10,000 messages";

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { createScrubber } from "../src/store/scrub.ts";
 import { seal, sealKey } from "../src/store/seal.ts";
 import type { BenchOptions } from "./run.ts";
-import { stats } from "./sandbox-latency.ts";
+import { stats } from "./rounds.ts";
 
 export const name = "notes-scrub";
 export const description =

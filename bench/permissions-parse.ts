@@ -29,8 +29,8 @@ import { build } from "esbuild";
 import { createPermissionChecker } from "../src/agent/permissions.ts";
 import { commandSources } from "./command-corpus.ts";
 import type { BenchOptions } from "./run.ts";
-import { stats } from "./sandbox-latency.ts";
-import type { Stats } from "./sandbox-latency.ts";
+import { stats } from "./rounds.ts";
+import type { Stats } from "./rounds.ts";
 
 export const name = "permissions-parse";
 export const description =

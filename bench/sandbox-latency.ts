@@ -18,6 +18,8 @@ import { findBwrap } from "../src/sandbox/probe.ts";
 import { DEFAULT_SETTINGS } from "../src/sandbox/policy.ts";
 import { runContained } from "../src/sandbox/runner.ts";
 import { seeded } from "../test/support/random.ts";
+import { interleaved, stats } from "./rounds.ts";
+import type { Stats } from "./rounds.ts";
 import type { RunResult } from "../src/sandbox/runner.ts";
 import { createSandbox } from "../src/sandbox/sandbox.ts";
 import type { Sandbox } from "../src/sandbox/sandbox.ts";
@@ -57,36 +59,6 @@ const OUTPUT_BYTES = DEFAULT_SETTINGS.limits.outputBytes;
 /** Host listeners on pathname sockets while the cover is measured, so there is something to mask. */
 const HOST_SOCKETS = 16;
 
-export interface Stats {
-  n: number;
-  min: number;
-  p10: number;
-  median: number;
-  p90: number;
-}
-
-/** Percentile by linear interpolation between closest ranks (`sorted` ascending, p in 0..1). */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = (sorted.length - 1) * p;
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  const a = sorted[low] ?? Number.NaN;
-  const b = sorted[high] ?? Number.NaN;
-  return a + (b - a) * (rank - low);
-}
-
-export function stats(samples: readonly number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    min: sorted[0] ?? Number.NaN,
-    p10: percentile(sorted, 0.1),
-    median: percentile(sorted, 0.5),
-    p90: percentile(sorted, 0.9),
-  };
-}
-
 /** One way of running the command; `run` resolves to the command's result. */
 interface Variant {
   label: string;
@@ -108,19 +80,13 @@ async function measure(
   warmup: number,
   check: (variant: Variant, result: RunResult) => void,
 ): Promise<Measured[]> {
-  const samples = variants.map(() => [] as number[]);
-  for (let round = 0; round < warmup + runs; round++) {
-    for (let step = 0; step < variants.length; step++) {
-      const index = (round + step) % variants.length;
-      const variant = variants[index];
-      if (variant === undefined) continue;
-      const started = performance.now();
-      const result = await variant.run();
-      const elapsed = performance.now() - started;
-      check(variant, result);
-      if (round >= warmup) samples[index]?.push(elapsed);
-    }
-  }
+  const samples = await interleaved(variants, runs, warmup, async (variant) => {
+    const started = performance.now();
+    const result = await variant.run();
+    const elapsed = performance.now() - started;
+    check(variant, result);
+    return elapsed;
+  });
   return variants.map((variant, index) => ({
     label: variant.label,
     stats: stats(samples[index] ?? []),

@@ -16,7 +16,7 @@ import { scanFileContent } from "../src/git/secret-files.ts";
 import { MIN_KNOWN_LENGTH, PATTERNS, looksRandom, scanForSecrets } from "../src/git/secret-scan.ts";
 import type { ScanItem } from "../src/git/secret-scan.ts";
 import type { BenchOptions } from "./run.ts";
-import { stats } from "./sandbox-latency.ts";
+import { interleaved, stats } from "./rounds.ts";
 
 export const name = "secret-scan";
 export const description =
@@ -80,7 +80,7 @@ function heldValues(): string[] {
 }
 
 /** Synchronous work; a promise because bench/run.ts awaits every module alike. */
-export function run(options: BenchOptions): Promise<void> {
+export async function run(options: BenchOptions): Promise<void> {
   const runs = options.runs ?? DEFAULT_RUNS;
   const warmup = options.warmup ?? DEFAULT_WARMUP;
   const out = (line = ""): void => void process.stdout.write(`${line}\n`);
@@ -104,19 +104,13 @@ export function run(options: BenchOptions): Promise<void> {
           ),
       },
     ];
-    const times = variants.map(() => [] as number[]);
-    for (let round = 0; round < warmup + runs; round++) {
-      for (let step = 0; step < variants.length; step++) {
-        const index = (round + step) % variants.length;
-        const variant = variants[index];
-        if (variant === undefined) continue;
-        const started = performance.now();
-        const findings = variant.scan();
-        const ms = performance.now() - started;
-        if (findings !== 0) throw new Error(`${variant.label} found ${findings} in ordinary code`);
-        if (round >= warmup) times[index]?.push(ms);
-      }
-    }
+    const times = await interleaved(variants, runs, warmup, (variant) => {
+      const started = performance.now();
+      const findings = variant.scan();
+      const ms = performance.now() - started;
+      if (findings !== 0) throw new Error(`${variant.label} found ${findings} in ordinary code`);
+      return ms;
+    });
     const medians = times.map((samples) => stats(samples).median);
     const base = medians[0] ?? Number.NaN;
     out();
@@ -130,5 +124,4 @@ export function run(options: BenchOptions): Promise<void> {
       );
     });
   }
-  return Promise.resolve();
 }

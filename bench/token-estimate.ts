@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateText } from "../src/context/tokens.ts";
 import type { BenchOptions } from "./run.ts";
-import { stats } from "./sandbox-latency.ts";
+import { stats } from "./rounds.ts";
 
 export const name = "token-estimate";
 export const description =
