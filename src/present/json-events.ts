@@ -4,14 +4,13 @@
  * snake_case. Pure builders; commands/progress.ts writes them.
  */
 import { PitcrewError, describeError } from "../errors.ts";
-import type { StopReason } from "../domain/loop.ts";
 import { TODO_WRITE } from "../domain/todos.ts";
 import type { ToolTally } from "../domain/run-state.ts";
 import { ZERO_USAGE, totalTokens } from "../domain/usage.ts";
 import type { Totals, Usage } from "../domain/usage.ts";
 import { callLine, callParts } from "./progress.ts";
 import type { CallFacts } from "./progress.ts";
-import type { LocalDelivery } from "./lines.ts";
+import type { RunEnd } from "./lines.ts";
 import { toolFailureWords } from "./lines.ts";
 
 /** Dollars to a millionth, without float noise (0.0077540000000000005 → 0.007754). */
@@ -84,16 +83,7 @@ function errorOf(error: unknown): { code: string; message: string } | null {
 }
 
 /** The last event of a run that reached its end (finished, stopped, or failed in its tools). */
-export function endEvent(facts: {
-  summary: string;
-  stopReason: StopReason;
-  error?: PitcrewError;
-  toolFailure?: { calls: number; error: string };
-  delivery: LocalDelivery;
-  totals: Totals;
-  tally: ToolTally;
-  exitCode: number;
-}): object {
+export function endEvent(facts: RunEnd & { tally: ToolTally; exitCode: number }): object {
   const { delivery, toolFailure } = facts;
   const outcome =
     toolFailure !== undefined || facts.stopReason === "model_error"

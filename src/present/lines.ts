@@ -51,8 +51,8 @@ export interface LocalDelivery {
   kept: boolean;
 }
 
-/** The account `pitcrew run` prints at the end: the answer, how it ended, the branch, the cost. */
-export function terminalReport(facts: {
+/** How a local run ended, for its account (terminalReport) and its last JSON event. */
+export interface RunEnd {
   summary: string;
   stopReason: StopReason;
   error?: PitcrewError;
@@ -60,9 +60,15 @@ export function terminalReport(facts: {
   toolFailure?: { calls: number; error: string };
   delivery: LocalDelivery;
   totals: Totals;
-  /** All runs on the branch, when this run continued earlier ones. */
-  thread?: Totals & { runs: number };
-}): string {
+}
+
+/** The account `pitcrew run` prints at the end: the answer, how it ended, the branch, the cost. */
+export function terminalReport(
+  facts: RunEnd & {
+    /** All runs on the branch, when this run continued earlier ones. */
+    thread?: Totals & { runs: number };
+  },
+): string {
   const { delivery, toolFailure } = facts;
   const out: string[] = [];
   if (facts.summary) out.push(facts.summary, "");
