@@ -78,13 +78,7 @@ export interface FailureSignature {
 
 /** What became of one repair attempt. */
 export type AttemptOutcome =
-  | "pull-request"
-  | "draft"
-  | "no-change"
-  | "refused-weakening"
-  | "rerun"
-  | "commented"
-  | "failed";
+  "pull-request" | "draft" | "no-change" | "refused-weakening" | "rerun" | "commented" | "failed";
 
 export interface RepairAttempt {
   runId: number;
