@@ -14,6 +14,7 @@ import { NO_WORK } from "./domain/ending.ts";
 import { createProgressComment } from "./github/progress.ts";
 import { setOutputs } from "./github/report.ts";
 import type { Task } from "./domain/task.ts";
+import { threadNumber } from "./domain/task.ts";
 import { parseEvent } from "./triggers/event.ts";
 import { runnerContext, runningActionRoot } from "./runner.ts";
 import { ownActionPaths, protectedPatterns } from "./sandbox/protected-paths.ts";
@@ -28,7 +29,7 @@ async function reportFailure(
   runUrl: string,
   error: string,
 ): Promise<void> {
-  const issueNumber = task.thread.kind === "dispatch" ? undefined : task.thread.number;
+  const issueNumber = threadNumber(task.thread);
   const comment = createProgressComment({ api, issueNumber, log: LOG });
   await comment.finish({ task, runUrl, ...NO_WORK, phase: "failed", error });
 }

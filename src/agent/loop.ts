@@ -47,7 +47,16 @@ export interface LoopOptions {
   now?: () => number;
   /** What each request sends: the view of the history, the reminder last (session.ts builds it). */
   policy: ContextPolicy;
+  /**
+   * Asked when the model answers without tool calls, before the run counts as done: a sentence is
+   * the harness's refusal (a CI repair that weakens a test, a proof still red), sent to the model
+   * as a user message so it goes on; undefined accepts. Asked at most MAX_DONE_REFUSALS times.
+   */
+  checkDone?: () => Promise<string | undefined>;
 }
+
+/** How often the harness may send a finished answer back before it accepts one anyway. */
+export const MAX_DONE_REFUSALS = 2;
 
 function limitReached(
   options: LoopOptions,
@@ -70,6 +79,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   const messages: Message[] = [...options.messages];
   const state = { turns: 0, cost: 0, usage: ZERO_USAGE, started: (options.now ?? Date.now)() };
   let summary = "";
+  let refusals = 0;
 
   const account = (response: ModelResponse): void => {
     state.usage = addUsage(state.usage, response.usage);
@@ -169,7 +179,14 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     messages.push({ role: "assistant", content: response.content, toolCalls: response.toolCalls });
     if (response.content.trim() !== "") summary = response.content;
     emit({ type: "assistant", turn, content: response.content, toolCalls: response.toolCalls });
-    if (response.toolCalls.length === 0) return stop("done");
+    if (response.toolCalls.length === 0) {
+      const refusal =
+        refusals < MAX_DONE_REFUSALS && options.checkDone ? await options.checkDone() : undefined;
+      if (refusal === undefined) return stop("done");
+      refusals += 1;
+      messages.push({ role: "user", content: refusal });
+      continue;
+    }
 
     // Calls run one after another: two sandboxes setting up at once could race each other's
     // checks of the protected paths, and ordered effects are easier to follow.

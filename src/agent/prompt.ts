@@ -72,7 +72,7 @@ export function localTaskPrompt({ task, repositoryInstructions }: LocalTask): st
 }
 
 /** AGENTS.md and the config's instructions, fenced; nothing when there are none. */
-function instructionsPart(repositoryInstructions: string | undefined): string[] {
+export function instructionsPart(repositoryInstructions: string | undefined): string[] {
   if (repositoryInstructions === undefined || repositoryInstructions.trim() === "") return [];
   return [
     fence(
@@ -161,6 +161,8 @@ function whatIsAsked(task: Task, where: string, pull: PullInfo | undefined, base
       );
     case "dispatch":
       throw new Error("a manual run's prompt is dispatchTaskPrompt's");
+    case "ci-repair":
+      throw new Error("a CI repair's prompt is ciRepairPrompt's");
   }
 }
 

@@ -40,6 +40,11 @@ export interface SessionOptions {
   now?: () => number;
   /** Called once the sandbox is up (the CLI prints its backend; tests inspect it). */
   onSandbox?: (sandbox: Sandbox) => void;
+  /**
+   * Asked before a finished answer is accepted, with the session's sandbox (loop.ts's checkDone):
+   * a sentence sends the model back to work.
+   */
+  checkDone?: (sandbox: Sandbox) => Promise<string | undefined>;
 }
 
 export async function runSession(options: SessionOptions): Promise<SessionResult> {
@@ -62,6 +67,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       fixedTokens: estimateText(JSON.stringify(definitions)),
       reminder: () => facts.next(),
     });
+    const { checkDone } = options;
     const result = await runLoop({
       model: options.model,
       tools: TOOLS,
@@ -83,6 +89,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         options.onEvent?.(event);
       },
       policy,
+      checkDone: checkDone === undefined ? undefined : () => checkDone(sandbox),
     });
     return { ...result, todos };
   } finally {

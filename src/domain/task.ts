@@ -1,3 +1,5 @@
+import type { FailedRun } from "./ci.ts";
+
 /**
  * What a GitHub event asks of pitcrew, as data: a `Task` to work, or a plain reason why there is
  * nothing to do. Built by triggers/event.ts from the payload alone; who may ask is decided after,
@@ -20,9 +22,16 @@ export interface Person {
 export type Thread =
   | { kind: "issue"; number: number }
   | { kind: "pr"; number: number }
-  | { kind: "dispatch"; runId: string };
+  | { kind: "dispatch"; runId: string }
+  /** A branch whose CI failed: its repairs share one fix branch and one notes thread. */
+  | { kind: "ci"; branch: string };
 
-export type TaskKind = "fix" | "continue" | "instruction" | "dispatch";
+/** The issue's or pull request's number a thread is about; none for a dispatch or a branch. */
+export function threadNumber(thread: Thread): number | undefined {
+  return thread.kind === "issue" || thread.kind === "pr" ? thread.number : undefined;
+}
+
+export type TaskKind = "fix" | "continue" | "instruction" | "dispatch" | "ci-repair";
 
 export interface Repository {
   owner: string;
@@ -41,6 +50,8 @@ export interface Task {
   /** The comment that asked, when a comment did. */
   comment?: { id: number; htmlUrl: string };
   repository: Repository;
+  /** The run whose failure a `ci-repair` task repairs. */
+  failedRun?: FailedRun;
 }
 
 export type Trigger =

@@ -21,8 +21,9 @@ export interface GitHubApi {
   updateComment(commentId: number, body: string): Promise<void>;
   react(commentId: number, reaction: Reaction): Promise<void>;
   pull(number: number): Promise<PullInfo>;
-  /** The open PR from `head` (a branch of this repository) into `base`, if there is one. */
-  findOpenPull(head: string, base: string): Promise<PullInfo | undefined>;
+  /** The open PR from `head` (a branch of this repository) into `base`, or into any branch when
+   * `base` is left out (the pull a failing branch's CI repair comments on), if there is one. */
+  findOpenPull(head: string, base?: string): Promise<PullInfo | undefined>;
   createPull(pull: {
     title: string;
     body: string;

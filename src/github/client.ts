@@ -22,7 +22,7 @@ export interface GitHubApiOptions {
 }
 
 /** What went wrong with one request, read off octokit's RequestError. */
-interface Failure {
+export interface Failure {
   /** 500 also when GitHub never answered (octokit's network error). */
   status: number;
   /** GitHub's `message`, or octokit's when there was no answer. */
@@ -39,6 +39,14 @@ interface Context {
   retries: number;
 }
 
+/** One API call with its failures named: `action` completes "when pitcrew tried to …";
+ * `permission` (`actions: read`) is what a 403 for a missing permission asks to add. */
+export type NamedCall = <T>(
+  action: string,
+  request: () => Promise<T>,
+  permission?: string,
+) => Promise<T>;
+
 const DEFAULT_RETRIES = 3;
 const DEFAULT_DELAY_MS = 1000;
 /** GitHub's advice for a secondary rate limit without `retry-after`: wait at least a minute. */
@@ -51,7 +59,7 @@ const WORKFLOW_PERMISSIONS =
 // ---------------------------------------------------------------------------------------------
 // Decisions: which failures are which
 
-function failureOf(error: unknown): Failure | undefined {
+export function failureOf(error: unknown): Failure | undefined {
   if (!(error instanceof Error) || !("status" in error) || typeof error.status !== "number") {
     return undefined;
   }
@@ -109,6 +117,7 @@ function namedError(
   failure: Failure,
   context: Context,
   cause: unknown,
+  permission?: string,
 ): PitcrewError {
   if (failure.status === 401) {
     return new PitcrewError(
@@ -129,10 +138,13 @@ function namedError(
     );
   }
   if (failure.status === 403 && mentions(failure, /Resource not accessible by/i)) {
+    const fix =
+      permission === undefined
+        ? `give the workflow job \`${WORKFLOW_PERMISSIONS}\``
+        : `add \`${permission}\` to the workflow job's \`permissions:\``;
     return new PitcrewError(
       "github-permission-missing",
-      `The token may not ${action} (${said(failure)}): give the workflow job ` +
-        `\`${WORKFLOW_PERMISSIONS}\`.`,
+      `The token may not ${action} (${said(failure)}): ${fix}.`,
       { cause },
     );
   }
@@ -267,32 +279,35 @@ export function createOctokit(options: Pick<GitHubApiOptions, "token" | "baseUrl
   );
 }
 
-export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
-  const { owner, repo } = options;
+/** Runs API calls so that a failure that is not a bug becomes a named error. */
+export function namedCalls(options: Pick<GitHubApiOptions, "baseUrl" | "retry">): NamedCall {
   const context: Context = {
     baseUrl: options.baseUrl,
     retries: options.retry?.retries ?? DEFAULT_RETRIES,
   };
-  const octokit = createOctokit(options);
-
-  /** Runs one API call; a failure that is not a bug becomes a named error. */
-  async function call<T>(action: string, request: () => Promise<T>): Promise<T> {
+  return async (action, request, permission) => {
     try {
       return await request();
     } catch (error) {
       const failure = failureOf(error);
       if (failure === undefined) throw error;
-      throw namedError(action, failure, context, error);
+      throw namedError(action, failure, context, error, permission);
     }
-  }
+  };
+}
 
-  /** The open pull from `head` into `base`, read without naming a failure (callers do). */
-  async function openPull(head: string, base: string): Promise<PullInfo | undefined> {
+export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
+  const { owner, repo } = options;
+  const octokit = createOctokit(options);
+  const call = namedCalls(options);
+
+  /** The open pull from `head` (into `base`, when given), read without naming a failure (callers do). */
+  async function openPull(head: string, base?: string): Promise<PullInfo | undefined> {
     const { data } = await octokit.rest.pulls.list({
       owner,
       repo,
       head: `${owner}:${head}`,
-      base,
+      ...(base === undefined ? {} : { base }),
       state: "open",
       per_page: 1,
     });
@@ -387,7 +402,10 @@ export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
       }),
 
     findOpenPull: (head, base) =>
-      call(`look for an open pull request from ${head} into ${base}`, () => openPull(head, base)),
+      call(
+        `look for an open pull request from ${head}${base === undefined ? "" : ` into ${base}`}`,
+        () => openPull(head, base),
+      ),
 
     createPull: (pull) =>
       call(`open a pull request from ${pull.head} into ${pull.base}`, async () => {

@@ -6,6 +6,7 @@
  */
 import type { Phase, PullLink } from "../domain/ending.ts";
 import type { Task } from "../domain/task.ts";
+import { threadNumber } from "../domain/task.ts";
 import { defuseInline, defuseMarkdown, longestRun } from "./defuse.ts";
 import type { Audience } from "./defuse.ts";
 
@@ -82,6 +83,8 @@ export function requestWords(task: Pick<Task, "kind">): string {
       return "/agent";
     case "dispatch":
       return "a workflow dispatch";
+    case "ci-repair":
+      return "a repair of the failed CI run";
   }
 }
 
@@ -91,12 +94,13 @@ export function requestLine(
   audience: Audience,
 ): string {
   const words = requestWords(task);
-  const asked = task.kind === "dispatch" ? words : codeSpan(words);
+  const asked = task.kind === "dispatch" || task.kind === "ci-repair" ? words : codeSpan(words);
   const instruction = task.instruction.trim();
   return `@${task.requester.login} asked for ${asked}${instruction === "" ? "" : `: “${quotedLine(instruction, audience)}”`}`;
 }
 
 /** Where the thread is, for "Fixes #12" and "reply on #12". */
 export function threadRef(task: Pick<Task, "thread">): string | undefined {
-  return task.thread.kind === "dispatch" ? undefined : `#${task.thread.number}`;
+  const number = threadNumber(task.thread);
+  return number === undefined ? undefined : `#${number}`;
 }

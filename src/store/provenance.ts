@@ -51,7 +51,8 @@ export function distrust(run: MadeBy, expected: Expected): string | undefined {
   }
   if (!isActedOn(run.event)) {
     return (
-      `its run was triggered by ${run.event}; pitcrew acts only on ` + ACTED_ON_EVENTS.join(" and ")
+      `its run was triggered by ${run.event}; pitcrew acts only on ` +
+      `${ACTED_ON_EVENTS.slice(0, -1).join(", ")} and ${ACTED_ON_EVENTS.at(-1)}`
     );
   }
   const head = run.head_repository;

@@ -2,8 +2,10 @@
  * Reads a GitHub event payload into a `Trigger`: the task a comment or a manual run asks for, or
  * the plain reason there is nothing to do. Pure: who may ask is decided after, in authorize.ts.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
+import type { FailedRun } from "../domain/ci.ts";
 import type { Person, Repository, Task, TaskKind, Thread, Trigger } from "../domain/task.ts";
 
 export interface GitHubEvent {
@@ -48,11 +50,33 @@ const WorkflowDispatchSchema = z.object({
   repository: RepositorySchema,
 });
 
+const WorkflowRunSchema = z.object({
+  action: z.string(),
+  workflow: z.object({ name: z.string() }).nullish(),
+  workflow_run: z.object({
+    id: z.number(),
+    run_attempt: z.number().int().positive(),
+    name: z.string().nullish(),
+    path: z.string().min(1),
+    head_sha: z.string().min(1),
+    head_branch: z.string().nullable(),
+    event: z.string(),
+    conclusion: z.string().nullable(),
+    html_url: z.string(),
+    actor: AccountSchema,
+    triggering_actor: AccountSchema,
+    head_repository: z.object({ full_name: z.string() }).nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+  repository: RepositorySchema,
+});
+
 /**
  * The events that can start work, each once: what parseEvent reads, and the only events whose
  * runs' handoff notes a later run trusts (store/provenance.ts).
  */
-export const ACTED_ON_EVENTS = ["issue_comment", "workflow_dispatch"] as const;
+export const ACTED_ON_EVENTS = ["issue_comment", "workflow_dispatch", "workflow_run"] as const;
 export type ActedOnEvent = (typeof ACTED_ON_EVENTS)[number];
 
 /** What the first word after the trigger phrase asks for; anything else is a free instruction. */
@@ -62,6 +86,7 @@ export function parseEvent({ eventName, payload, triggerPhrase, runId }: GitHubE
   const parsers: { [Event in ActedOnEvent]: () => Trigger } = {
     issue_comment: () => parseIssueComment(payload, triggerPhrase),
     workflow_dispatch: () => parseWorkflowDispatch(payload, runId),
+    workflow_run: () => parseWorkflowRun(payload),
   };
   if (!isActedOn(eventName)) {
     return { kind: "ignore", reason: `pitcrew does not act on ${eventName} events` };
@@ -147,6 +172,75 @@ function parseWorkflowDispatch(payload: unknown, runId: string): Trigger {
     repository: repository(event.repository),
   };
   return { kind: "task", task };
+}
+
+/** The conclusions pitcrew repairs: the run failed, or ran out of time. */
+const REPAIRED = new Set(["failure", "timed_out"]);
+
+/**
+ * A finished run of a watched workflow: a `ci-repair` task when it failed or timed out, keyed by its
+ * branch (`ci-<branch>`), asked for by whoever started that attempt. Who may ask, forks, branch
+ * patterns and the ledger's caps are decided after, with the repository's settings.
+ */
+function parseWorkflowRun(payload: unknown): Trigger {
+  const event = checked(WorkflowRunSchema, payload, "workflow_run");
+  const run = event.workflow_run;
+  if (event.action !== "completed") {
+    return {
+      kind: "ignore",
+      reason: `the workflow run is ${event.action}, not completed; pitcrew repairs finished runs`,
+    };
+  }
+  if (run.conclusion === null || !REPAIRED.has(run.conclusion)) {
+    return {
+      kind: "ignore",
+      reason: `the workflow run ended with ${run.conclusion ?? "no conclusion"}; pitcrew repairs failed or timed-out runs`,
+    };
+  }
+  if (run.head_branch === null || run.head_branch === "") {
+    return { kind: "ignore", reason: "the failed run has no branch (a tag or a detached commit)" };
+  }
+  const branch = run.head_branch;
+  const failedRun: FailedRun = {
+    id: run.id,
+    attempt: run.run_attempt,
+    workflowName: run.name || event.workflow?.name || run.path,
+    workflowPath: run.path,
+    headSha: run.head_sha,
+    headBranch: branch,
+    event: run.event,
+    conclusion: run.conclusion === "timed_out" ? "timed_out" : "failure",
+    htmlUrl: run.html_url,
+    actor: run.actor.login,
+    triggeringActor: run.triggering_actor.login,
+    headRepository: run.head_repository?.full_name ?? "",
+    createdAt: run.created_at,
+    updatedAt: run.updated_at,
+  };
+  const task: Task = {
+    kind: "ci-repair",
+    thread: { kind: "ci", branch },
+    threadKey: `ci-${branchKey(branch)}`,
+    instruction: "",
+    requester: person(run.triggering_actor, ""),
+    repository: repository(event.repository),
+    failedRun,
+  };
+  return { kind: "task", task };
+}
+
+/**
+ * A branch as a thread's name: its characters that are safe in a ref and an artifact's name, and
+ * when any were not, a short hash of the whole so `feature/a` and `feature-a` stay apart.
+ */
+export function branchKey(branch: string): string {
+  const safe = branch
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 60);
+  if (safe === branch) return safe;
+  const hash = createHash("sha256").update(branch).digest("hex").slice(0, 6);
+  return `${safe || "branch"}-${hash}`;
 }
 
 /** The payload's shape, or a named error that gives the first field missing or of the wrong type. */

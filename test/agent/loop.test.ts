@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import type { LoopEvent } from "../../src/domain/loop.ts";
+import { MAX_DONE_REFUSALS } from "../../src/agent/loop.ts";
 import type { Message } from "../../src/domain/messages.ts";
 import { createModelClient } from "../../src/agent/model.ts";
 import { CONTEXT_TOO_LONG_SENTENCE } from "../../src/agent/model-errors.ts";
@@ -438,5 +439,49 @@ describe("the agent loop", needsBwrap(), () => {
       cached.slice(1).every((tokens) => tokens > 0),
       `cached tokens per request: ${cached.join(", ")}`,
     );
+  });
+});
+
+describe("the harness's check of a finished answer", needsBwrap(), () => {
+  test("a refusal goes back to the model as a user message and the loop goes on; accepted, it is done", async () => {
+    const asked: string[] = [];
+    let calls = 0;
+    const { result, server } = await session(
+      [say("Done: I skipped the test."), say("Fixed the cause.")],
+      {
+        checkDone: async (sandbox) => {
+          // The check runs with the session's own sandbox: here, a command in the checkout.
+          const seen = await sandbox.run({ argv: ["bash", "-c", "ls calc.js"] });
+          asked.push(seen.stdout.text.trim());
+          calls += 1;
+          return calls === 1
+            ? "refused-weakening: the repair skips a test; fix the cause."
+            : undefined;
+        },
+      },
+    );
+    assert.equal(result.stopReason, "done");
+    assert.equal(result.summary, "Fixed the cause.");
+    assert.deepEqual(asked, ["calc.js", "calc.js"]);
+    const second = server.requests[1]?.body.messages ?? [];
+    const refusal = second.find(
+      (message: { role: string; content?: unknown }) =>
+        message.role === "user" && String(message.content).startsWith("refused-weakening"),
+    );
+    assert.ok(refusal, "the model was told why");
+  });
+
+  test(`at most ${MAX_DONE_REFUSALS} refusals: then the answer stands`, async () => {
+    let calls = 0;
+    const { result, server } = await session([say("one"), say("two"), say("three"), say("four")], {
+      checkDone: () => {
+        calls += 1;
+        return Promise.resolve("still refused");
+      },
+    });
+    assert.equal(result.stopReason, "done");
+    assert.equal(calls, MAX_DONE_REFUSALS);
+    assert.equal(server.requests.length, MAX_DONE_REFUSALS + 1);
+    assert.equal(result.summary, "three");
   });
 });

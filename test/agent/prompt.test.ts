@@ -132,7 +132,7 @@ function commentTask(body: string, onPullRequest = false): Task {
 }
 
 function issueOf(task: Task, body = "The parser drops the last line."): IssueInfo {
-  assert.ok(task.thread.kind !== "dispatch");
+  assert.ok(task.thread.kind === "issue" || task.thread.kind === "pr");
   const { number } = task.thread;
   return {
     number,

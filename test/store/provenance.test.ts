@@ -35,12 +35,14 @@ describe("distrust", () => {
   });
 
   test("an event pitcrew does not act on (a fork's pull_request, pull_request_target, push): named", () => {
-    for (const event of ["pull_request", "pull_request_target", "push", "workflow_run"]) {
+    for (const event of ["pull_request", "pull_request_target", "push", "schedule"]) {
       assert.equal(
         distrust({ ...OURS, event }, EXPECTED),
-        `its run was triggered by ${event}; pitcrew acts only on issue_comment and workflow_dispatch`,
+        `its run was triggered by ${event}; pitcrew acts only on issue_comment, workflow_dispatch and workflow_run`,
       );
     }
+    // A CI repair's own run (a workflow_run event of this repository's workflow file) is ours.
+    assert.equal(distrust({ ...OURS, event: "workflow_run" }, EXPECTED), undefined);
   });
 
   test("code from a fork, or from no named repository: named", () => {

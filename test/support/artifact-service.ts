@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { crc32, inflateRawSync } from "node:zlib";
+import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 
 // ---------------------------------------------------------------------------------------------
 // State
@@ -46,11 +46,14 @@ export interface FakeArtifacts {
   expire(id: number): void;
   /** Replaces the artifact's zip with bytes that are no zip (the digest stays the old one). */
   corrupt(id: number): void;
-  /** Adds a finalized artifact of `runId` directly, its zip holding `files`. */
+  /** Adds a finalized artifact of `runId` directly, its zip holding `files` (deflated when
+   * `deflate`, as upload-artifact does; stored by default), made at `createdAt` (default now). */
   putArtifact(artifact: {
     name: string;
     runId: number;
     files: Record<string, string | Buffer>;
+    deflate?: boolean;
+    createdAt?: string;
   }): FakeArtifact;
 }
 
@@ -66,8 +69,6 @@ export interface ArtifactService extends FakeArtifacts {
   isExpired(artifact: FakeArtifact): boolean;
   /** Whether a job of run `runId` was seen (given a runner environment or an artifact). */
   knowsRun(runId: number): boolean;
-  /** A signed URL that reads the artifact's blob without other credentials. */
-  downloadUrl(artifact: FakeArtifact): string;
   remove(id: number): void;
 }
 
@@ -119,34 +120,39 @@ function sha256(content: Buffer): string {
   return `sha256:${createHash("sha256").update(content).digest("hex")}`;
 }
 
-/** A zip of `files`, stored without compression (the client's own deflate; unzipping reads both). */
-function zipFiles(files: Record<string, string | Buffer>): Buffer {
+/** A zip of `files`, stored without compression unless `deflate` (as the real client uploads;
+ * unzipping reads both). */
+function zipFiles(files: Record<string, string | Buffer>, deflate = false): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const [name, value] of Object.entries(files)) {
     const data = typeof value === "string" ? Buffer.from(value) : value;
+    const packed = deflate ? deflateRawSync(data) : data;
+    const method = deflate ? 8 : 0;
     const fileName = Buffer.from(name);
     const crc = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(packed.length, 18);
     local.writeUInt32LE(data.length, 22);
     local.writeUInt16LE(fileName.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(packed.length, 20);
     central.writeUInt32LE(data.length, 24);
     central.writeUInt16LE(fileName.length, 28);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, data);
+    locals.push(local, fileName, packed);
     centrals.push(central, fileName);
-    offset += local.length + fileName.length + data.length;
+    offset += local.length + fileName.length + packed.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
@@ -536,7 +542,7 @@ export function createArtifactService(origin: () => string): ArtifactService {
     corrupt(id) {
       known(id).content = Buffer.from("this is no zip: the blob was damaged\n".repeat(8));
     },
-    putArtifact({ name, runId, files }) {
+    putArtifact({ name, runId, files, deflate, createdAt }) {
       const ids = idsOf(runId, "build");
       const artifact = add({
         name,
@@ -544,7 +550,8 @@ export function createArtifactService(origin: () => string): ArtifactService {
         ...ids,
         expiresAt: timestamp(Date.now() + DEFAULT_RETENTION_DAYS * DAY_MS),
       });
-      artifact.content = zipFiles(files);
+      if (createdAt !== undefined) artifact.createdAt = artifact.updatedAt = createdAt;
+      artifact.content = zipFiles(files, deflate);
       artifact.digest = sha256(artifact.content);
       artifact.finalized = true;
       return artifact;
@@ -559,7 +566,6 @@ export function createArtifactService(origin: () => string): ArtifactService {
     find: (id) => artifacts.get(id),
     isExpired: (artifact) => Date.parse(artifact.expiresAt) <= Date.now(),
     knowsRun: (runId) => [...runs.values()].includes(runId),
-    downloadUrl: (artifact) => blobUrl(artifact, "r"),
     remove,
   };
 }

@@ -7,6 +7,7 @@
  * on demand. It keeps only the state those routes touch; it is not a general GitHub emulator.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Permission } from "../../src/github/api.ts";
@@ -75,7 +76,7 @@ export interface FakePull {
   updatedAt: string;
 }
 
-/** A workflow run, as far as GitHub tells where it came from. */
+/** A workflow run: where it came from, and each of its attempts with their jobs. */
 export interface FakeRun {
   id: number;
   /** The workflow file the run ran, as GitHub's `path`. */
@@ -85,6 +86,116 @@ export interface FakeRun {
   /** `owner/name` of the repository the run's code came from: this one, or a fork. */
   headRepository: string;
   headBranch: string;
+  /** The commit the run ran; unset, the head of `headBranch` in the bare repository (in a fork,
+   * a made-up one). */
+  headSha?: string;
+  /** Who started the run (a login). */
+  actor: string;
+  createdAt: string;
+  /** Oldest first: attempt n is `attempts[n - 1]`; the last is the run as it stands now. */
+  attempts: FakeAttempt[];
+}
+
+export interface FakeAttempt {
+  number: number;
+  status: "queued" | "in_progress" | "completed";
+  /** `success`, `failure`, `timed_out`, `cancelled`, …; null until completed. */
+  conclusion: string | null;
+  /** Who started this attempt (a re-run can be someone else). */
+  triggeringActor: string;
+  /** `run_started_at`: when this attempt began. */
+  startedAt: string;
+  updatedAt: string;
+  jobs: FakeJob[];
+}
+
+export interface FakeJob {
+  /** The job's id, which is also its check run's id, as on GitHub. */
+  id: number;
+  name: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  steps: { name: string; number: number; conclusion: string | null }[];
+  /** What `GET …/jobs/{id}/logs` leads to (the storage serves it as it is). */
+  log: Buffer;
+  annotations: FakeAnnotation[];
+  startedAt: string;
+  completedAt: string | null;
+}
+
+/** One annotation of a job's check run, as a problem matcher or `::error` makes it. */
+export interface FakeAnnotation {
+  path: string;
+  startLine: number;
+  endLine?: number;
+  level: "notice" | "warning" | "failure";
+  title?: string | null;
+  message: string;
+  rawDetails?: string | null;
+}
+
+/** How a test describes a job; everything but the name has a default. */
+export interface FakeJobSpec {
+  name: string;
+  /** Default "success". */
+  conclusion?: string | null;
+  /** Default: one step, "Run tests", with the job's conclusion. */
+  steps?: { name: string; conclusion?: string | null }[];
+  /** Default: a short log with a line per step, as the runner writes it (BOM, timestamps). */
+  log?: string | Buffer;
+  annotations?: FakeAnnotation[];
+}
+
+/** How a test describes an attempt. */
+export interface FakeAttemptSpec {
+  /** Default "completed". */
+  status?: FakeAttempt["status"];
+  /** Default: `failure` when a job failed or timed out, else `success` (null unless completed). */
+  conclusion?: string | null;
+  /** Default: the run's actor. */
+  triggeringActor?: string;
+  /** Default: now. */
+  startedAt?: string;
+  updatedAt?: string;
+  jobs?: FakeJobSpec[];
+}
+
+/** How a test describes a run: where it came from and its attempts, oldest first. */
+export interface FakeRunSpec {
+  /** Default: the next of a counter. */
+  id?: number;
+  /** Default FAKE_WORKFLOW_PATH. */
+  path?: string;
+  /** Default "push". */
+  event?: string;
+  /** Default: this repository. */
+  headRepository?: string;
+  /** Default: the default branch. */
+  headBranch?: string;
+  headSha?: string;
+  /** Default: the token's account. */
+  actor?: string;
+  /** Default: now. */
+  createdAt?: string;
+  /** Default: one attempt that succeeded with no jobs. */
+  attempts?: FakeAttemptSpec[];
+}
+
+/** What a GITHUB_TOKEN may do, per scope; a route that needs more answers GitHub's 403. */
+export type TokenScope = "actions" | "checks" | "contents" | "pull-requests";
+export type TokenAccess = "none" | "read" | "write";
+
+/** A link handed out by a 302 (a job's log, an artifact's zip) to the storage, and its use. */
+export interface FakeLink {
+  kind: "job-log" | "artifact";
+  /** The job's or the artifact's id. */
+  id: number;
+  url: string;
+  /** Date.now() when the API handed it out. */
+  issuedAt: number;
+  expiresAt: number;
+  /** Every request for it, in order: whether it carried an Authorization header, and the answer. */
+  fetches: { at: number; status: number; authorization: boolean }[];
 }
 
 /** The workflow file of the runs the tests simulate (GITHUB_WORKFLOW_REF names it). */
@@ -143,8 +254,10 @@ export interface GitHubServerOptions {
   repo?: string;
   /** Default "main". */
   defaultBranch?: string;
-  /** Path of a bare git repository, served at `gitUrl`. */
+  /** Path of a bare git repository, served at `gitUrl`; the compare and contents routes read it. */
   bareRepo: string;
+  /** How long a storage link works after the API hands it out; default 60 s, as GitHub says. */
+  linkLifetimeMs?: number;
   /** Whom the token belongs to: the author of what is made through the API. Default: the
    * `github-actions[bot]` account, as for a workflow's GITHUB_TOKEN. */
   actor?: FakeUser;
@@ -195,8 +308,26 @@ export interface FakeGitHub {
    * `issue_comment` with this repository's code.
    */
   setRun(id: number, run: Partial<Omit<FakeRun, "id">>): FakeRun;
-  /** Answers the next matching requests with a fault, before any other handling (Twirp and blob
-   * requests too, with GitHub's REST error body). */
+  /**
+   * Adds workflow run `id` with its attempts and their jobs (steps, conclusions, logs,
+   * annotations), as the runs, attempts, jobs, logs, check-run annotations and workflow-runs
+   * routes then answer. The jobs' ids come back in the run.
+   */
+  addRun(run: FakeRunSpec): FakeRun;
+  /** The run as it stands (a re-run adds an attempt). */
+  run(id: number): FakeRun | undefined;
+  /** Takes permissions away from the token (each scope is `write` unless set here). */
+  setTokenPermissions(permissions: Partial<Record<TokenScope, TokenAccess>>): void;
+  /** Another origin, like GitHub's blob storage: where the log and artifact-zip redirects point. */
+  storageUrl: string;
+  /** Every storage link handed out, oldest first. */
+  links: readonly FakeLink[];
+  /** Every link handed out so far expires now, as a minute passing would. */
+  expireLinks(): void;
+  /** The next `count` links are handed out already expired (a client too slow to follow them). */
+  expireNextLinks(count: number): void;
+  /** Answers the next matching requests with a fault, before any other handling (Twirp, blob and
+   * storage requests too, with GitHub's REST error body). */
   fail(fault: Fault): void;
   close(): Promise<void>;
 }
@@ -224,6 +355,9 @@ interface Route {
   path: string;
   /** The documentation_url GitHub puts in this route's error bodies. */
   docs: string;
+  /** The token permission the route needs; routes without (the repository, collaborators,
+   * issues and comments) are never refused. */
+  needs?: [TokenScope, "read" | "write"];
   answer(call: Call): Answer;
 }
 
@@ -319,6 +453,11 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   const reactions: FakeReaction[] = [];
   const pulls = new Map<number, FakePull>();
   const runs = new Map<number, FakeRun>();
+  const links: (FakeLink & { path: string; bytes: Buffer; contentType: string })[] = [];
+  const tokenPermissions = new Map<TokenScope, TokenAccess>();
+  let staleLinks = 0;
+  let nextRunId = 9_000_000_001;
+  let nextJobId = 29_000_000_001;
   const faults: (Fault & { left: number })[] = [];
   const requests: LoggedRequest[] = [];
   const repoIds = new Map<string, number>([[fullName.toLowerCase(), REPO_ID]]);
@@ -449,8 +588,117 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         event: "issue_comment",
         headRepository: fullName,
         headBranch: defaultBranch,
+        actor: actor.login,
+        createdAt,
+        attempts: [
+          {
+            number: 1,
+            status: "completed",
+            conclusion: "success",
+            triggeringActor: actor.login,
+            startedAt: createdAt,
+            updatedAt: createdAt,
+            jobs: [],
+          },
+        ],
       }
     );
+  }
+
+  /** The log the runner would write for these steps: a BOM, then timestamped group markers. */
+  function defaultLog(steps: FakeJob["steps"]): Buffer {
+    const at = new Date().toISOString().replace("Z", "0000Z");
+    const lines = steps.flatMap((step) => [
+      `${at} ##[group]Run ${step.name}`,
+      `${at} ##[endgroup]`,
+      ...(step.conclusion === "failure"
+        ? [`${at} ##[error]Process completed with exit code 1.`]
+        : []),
+    ]);
+    return Buffer.from(`\uFEFF${lines.join("\n")}\n`);
+  }
+
+  function addJob(spec: FakeJobSpec, startedAt: string): FakeJob {
+    const conclusion = spec.conclusion === undefined ? "success" : spec.conclusion;
+    const steps = (spec.steps ?? [{ name: "Run tests", conclusion }]).map((step, i) => ({
+      name: step.name,
+      number: i + 1,
+      conclusion: step.conclusion === undefined ? conclusion : step.conclusion,
+    }));
+    const log = spec.log ?? defaultLog(steps);
+    return {
+      id: nextJobId++,
+      name: spec.name,
+      status: conclusion === null ? "in_progress" : "completed",
+      conclusion,
+      steps,
+      log: typeof log === "string" ? Buffer.from(log) : log,
+      annotations: spec.annotations ?? [],
+      startedAt,
+      completedAt: conclusion === null ? null : startedAt,
+    };
+  }
+
+  function addRun(spec: FakeRunSpec): FakeRun {
+    const id = spec.id ?? nextRunId++;
+    const now = timestamp();
+    const by = spec.actor ?? actor.login;
+    userNamed(by);
+    const attempts = (spec.attempts ?? [{}]).map((attempt, i): FakeAttempt => {
+      const startedAt = attempt.startedAt ?? now;
+      const jobs = (attempt.jobs ?? []).map((job) => addJob(job, startedAt));
+      const status = attempt.status ?? "completed";
+      const failed = jobs.some(
+        (job) => job.conclusion === "failure" || job.conclusion === "timed_out",
+      );
+      const triggeringActor = attempt.triggeringActor ?? by;
+      userNamed(triggeringActor);
+      return {
+        number: i + 1,
+        status,
+        conclusion:
+          attempt.conclusion !== undefined
+            ? attempt.conclusion
+            : status !== "completed"
+              ? null
+              : failed
+                ? "failure"
+                : "success",
+        triggeringActor,
+        startedAt,
+        updatedAt: attempt.updatedAt ?? startedAt,
+        jobs,
+      };
+    });
+    const run: FakeRun = {
+      id,
+      path: spec.path ?? FAKE_WORKFLOW_PATH,
+      event: spec.event ?? "push",
+      headRepository: spec.headRepository ?? fullName,
+      headBranch: spec.headBranch ?? defaultBranch,
+      ...(spec.headSha === undefined ? {} : { headSha: spec.headSha }),
+      actor: by,
+      createdAt: spec.createdAt ?? now,
+      attempts,
+    };
+    runs.set(id, run);
+    return run;
+  }
+
+  function findJob(id: number): { run: FakeRun; attempt: FakeAttempt; job: FakeJob } | undefined {
+    for (const run of runs.values()) {
+      for (const attempt of run.attempts) {
+        const job = attempt.jobs.find((candidate) => candidate.id === id);
+        if (job !== undefined) return { run, attempt, job };
+      }
+    }
+    return undefined;
+  }
+
+  function latest(run: FakeRun): FakeAttempt {
+    const attempt = run.attempts.at(-1);
+    if (attempt === undefined) throw new Error(`run ${run.id} has no attempts`);
+    return attempt;
   }
 
   // -- GitHub's JSON ------------------------------------------------------------------------
@@ -807,6 +1055,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
 
   /** The run's head commit: the branch's in this repository, a made-up one in a fork. */
   function runHeadSha(run: FakeRun): string {
+    if (run.headSha !== undefined) return run.headSha;
     const own = isOwnRepo(run.headRepository) ? branchSha(run.headBranch) : undefined;
     return (
       own ??
@@ -817,20 +1066,35 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     );
   }
 
-  /** A workflow run as `GET /actions/runs/{id}` answers (the `workflow-run` schema). */
-  function runJson(run: FakeRun): Record<string, unknown> {
+  /** GitHub's numeric id of the workflow a file defines (made up, stable per path). */
+  function workflowIdOf(path: string): number {
+    return 161_335 + [...path].reduce((sum, c) => sum + c.charCodeAt(0), 0);
+  }
+
+  function workflowNameOf(run: FakeRun): string {
+    return (
+      run.path
+        .split("/")
+        .at(-1)
+        ?.replace(/\.ya?ml$/, "") ?? run.path
+    );
+  }
+
+  /**
+   * A workflow run as `GET /actions/runs/{id}` answers (the `workflow-run` schema): as `attempt`
+   * saw it, by default the latest.
+   */
+  function runJson(run: FakeRun, attempt = latest(run)): Record<string, unknown> {
     const self = repoApi(fullName, `/actions/runs/${run.id}`);
     const headSha = runHeadSha(run);
     const head = repositoryJson(run.headRepository);
-    const workflowId = 161_335 + [...run.path].reduce((sum, c) => sum + c.charCodeAt(0), 0);
+    const workflowId = workflowIdOf(run.path);
     const checkSuite = 414_944_374 + run.id;
     const committer = { name: "Monalisa Octocat", email: "octocat@github.com" };
+    const message = bareGit(["show", "-s", "--format=%B", `${headSha}^{commit}`]);
     return {
       id: run.id,
-      name: run.path
-        .split("/")
-        .at(-1)
-        ?.replace(/\.ya?ml$/, ""),
+      name: workflowNameOf(run),
       node_id: nodeId("WFR", run.id),
       check_suite_id: checkSuite,
       check_suite_node_id: nodeId("CS", checkSuite),
@@ -838,27 +1102,27 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       head_sha: headSha,
       path: run.path,
       run_number: run.id % 10_000,
-      run_attempt: 1,
+      run_attempt: attempt.number,
       referenced_workflows: [],
       event: run.event,
-      status: "completed",
-      conclusion: "success",
+      status: attempt.status,
+      conclusion: attempt.conclusion,
       workflow_id: workflowId,
       url: self,
       html_url: `${HTML}/${fullName}/actions/runs/${run.id}`,
       pull_requests: [],
-      created_at: createdAt,
-      updated_at: createdAt,
-      actor: userJson(actor),
-      triggering_actor: userJson(actor),
-      run_started_at: createdAt,
+      created_at: run.createdAt,
+      updated_at: attempt.updatedAt,
+      actor: userJson(userNamed(run.actor)),
+      triggering_actor: userJson(userNamed(attempt.triggeringActor)),
+      run_started_at: attempt.startedAt,
       jobs_url: `${self}/jobs`,
       logs_url: `${self}/logs`,
       check_suite_url: repoApi(fullName, `/check-suites/${checkSuite}`),
       artifacts_url: `${self}/artifacts`,
       cancel_url: `${self}/cancel`,
       rerun_url: `${self}/rerun`,
-      previous_attempt_url: null,
+      previous_attempt_url: attempt.number > 1 ? `${self}/attempts/${attempt.number - 1}` : null,
       workflow_url: repoApi(fullName, `/actions/workflows/${workflowId}`),
       head_commit: {
         id: headSha,
@@ -866,15 +1130,295 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
           input: `tree of ${headSha}`,
           encoding: "utf8",
         }).trim(),
-        message: "Update",
-        timestamp: createdAt,
+        message: message ?? "Update",
+        timestamp: run.createdAt,
         author: committer,
         committer,
       },
       repository: repositoryJson(fullName),
       head_repository: head,
       head_repository_id: head.id,
-      display_title: "pitcrew",
+      display_title: (message ?? "pitcrew").split("\n")[0],
+    };
+  }
+
+  /** A job as the jobs routes list it (the `job` schema). */
+  function jobJson(run: FakeRun, attempt: FakeAttempt, job: FakeJob): Record<string, unknown> {
+    const runUrl = repoApi(fullName, `/actions/runs/${run.id}`);
+    return {
+      id: job.id,
+      run_id: run.id,
+      run_url: runUrl,
+      run_attempt: attempt.number,
+      node_id: nodeId("CR", job.id),
+      head_sha: runHeadSha(run),
+      url: repoApi(fullName, `/actions/jobs/${job.id}`),
+      html_url: `${HTML}/${fullName}/actions/runs/${run.id}/job/${job.id}`,
+      status: job.status,
+      conclusion: job.conclusion,
+      created_at: job.startedAt,
+      started_at: job.startedAt,
+      completed_at: job.completedAt,
+      name: job.name,
+      steps: job.steps.map((step) => ({
+        name: step.name,
+        status: step.conclusion === null ? "queued" : "completed",
+        conclusion: step.conclusion,
+        number: step.number,
+        started_at: job.startedAt,
+        completed_at: step.conclusion === null ? null : job.completedAt,
+      })),
+      check_run_url: repoApi(fullName, `/check-runs/${job.id}`),
+      labels: ["ubuntu-latest"],
+      runner_id: 1,
+      runner_name: "GitHub Actions 1",
+      runner_group_id: 2,
+      runner_group_name: "GitHub Actions",
+      workflow_name: workflowNameOf(run),
+      head_branch: run.headBranch,
+    };
+  }
+
+  /** An annotation of a check run (the `check-annotation` schema). */
+  function annotationJson(run: FakeRun, annotation: FakeAnnotation): Record<string, unknown> {
+    return {
+      path: annotation.path,
+      blob_href: `${HTML}/${fullName}/blob/${runHeadSha(run)}/${annotation.path}`,
+      start_line: annotation.startLine,
+      end_line: annotation.endLine ?? annotation.startLine,
+      start_column: null,
+      end_column: null,
+      annotation_level: annotation.level,
+      title: annotation.title ?? null,
+      message: annotation.message,
+      raw_details: annotation.rawDetails ?? null,
+    };
+  }
+
+  // -- git's view: commits, comparisons, contents -------------------------------------------
+
+  interface GitCommit {
+    sha: string;
+    tree: string;
+    parents: string[];
+    author: { name: string; email: string; date: string };
+    committer: { name: string; email: string; date: string };
+    message: string;
+  }
+
+  const COMMIT_FORMAT = "%H%x1f%T%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%ce%x1f%cI%x1f%B%x1e";
+
+  /** The commits `git log` lists for these arguments, parsed. */
+  function gitCommits(args: string[]): GitCommit[] {
+    const out = bareGit(["log", `--format=${COMMIT_FORMAT}`, ...args]) ?? "";
+    const iso = (date: string) => new Date(date).toISOString().replace(/\.\d{3}Z$/, "Z");
+    return out
+      .split("\x1e")
+      .map((record) => record.replace(/^\n/, ""))
+      .filter((record) => record !== "")
+      .map((record) => {
+        const [sha = "", tree = "", parents = "", ...rest] = record.split("\x1f");
+        const [an = "", ae = "", ad = "", cn = "", ce = "", cd = "", message = ""] = rest;
+        return {
+          sha,
+          tree,
+          parents: parents === "" ? [] : parents.split(" "),
+          author: { name: an, email: ae, date: iso(ad) },
+          committer: { name: cn, email: ce, date: iso(cd) },
+          message: message.replace(/\n+$/, ""),
+        };
+      });
+  }
+
+  /** The account a commit's email names: GitHub's noreply form only (`id+login@users…`). */
+  function accountOf(email: string): Record<string, unknown> | null {
+    const login = /^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$/i.exec(email)?.[1];
+    return login === undefined ? null : userJson(userNamed(login));
+  }
+
+  /** A commit (the `commit` schema, without `stats` and `files`). */
+  function commitJson(commit: GitCommit): Record<string, unknown> {
+    const self = repoApi(fullName, `/commits/${commit.sha}`);
+    return {
+      url: self,
+      sha: commit.sha,
+      node_id: `C_${Buffer.from(commit.sha).toString("base64url")}`,
+      html_url: `${HTML}/${fullName}/commit/${commit.sha}`,
+      comments_url: `${self}/comments`,
+      commit: {
+        url: repoApi(fullName, `/git/commits/${commit.sha}`),
+        author: commit.author,
+        committer: commit.committer,
+        message: commit.message,
+        comment_count: 0,
+        tree: { sha: commit.tree, url: repoApi(fullName, `/git/trees/${commit.tree}`) },
+        verification: {
+          verified: false,
+          reason: "unsigned",
+          payload: null,
+          signature: null,
+          verified_at: null,
+        },
+      },
+      author: accountOf(commit.author.email),
+      committer: accountOf(commit.committer.email),
+      parents: commit.parents.map((parent) => ({
+        sha: parent,
+        url: repoApi(fullName, `/commits/${parent}`),
+        html_url: `${HTML}/${fullName}/commit/${parent}`,
+      })),
+    };
+  }
+
+  const DIFF_STATUS: Record<string, string> = {
+    A: "added",
+    D: "removed",
+    M: "modified",
+    R: "renamed",
+    C: "copied",
+    T: "changed",
+  };
+
+  /** The files `base..head` changes (the `diff-entry` schema, without patches), at most `max`. */
+  function diffEntries(base: string, head: string, max: number): Record<string, unknown>[] {
+    const raw = (bareGit(["diff", "--raw", "--no-abbrev", "-z", "-M", base, head]) ?? "").split(
+      "\0",
+    );
+    const counts = (bareGit(["diff", "--numstat", "-z", "-M", base, head]) ?? "").split("\0");
+    const numbers = new Map<string, [number, number]>();
+    for (let i = 0; i < counts.length; i++) {
+      const [added = "0", deleted = "0", path = ""] = (counts[i] ?? "").split("\t");
+      // A rename's numstat leaves the path empty and names both after it.
+      const key = path === "" ? (counts[(i += 2)] ?? "") : path;
+      numbers.set(key, [Number(added) || 0, Number(deleted) || 0]);
+    }
+    const entries: Record<string, unknown>[] = [];
+    for (let i = 0; i < raw.length && entries.length < max; i++) {
+      const header = raw[i] ?? "";
+      if (!header.startsWith(":")) continue;
+      const [, , , newSha = "", status = ""] = header.slice(1).split(" ");
+      const letter = status.charAt(0);
+      const renamed = letter === "R" || letter === "C";
+      const previous = renamed ? (raw[++i] ?? "") : undefined;
+      const filename = raw[++i] ?? "";
+      const [additions, deletions] = numbers.get(filename) ?? [0, 0];
+      entries.push({
+        sha: newSha,
+        filename,
+        status: DIFF_STATUS[letter] ?? "changed",
+        additions,
+        deletions,
+        changes: additions + deletions,
+        blob_url: `${HTML}/${fullName}/blob/${head}/${filename}`,
+        raw_url: `${HTML}/${fullName}/raw/${head}/${filename}`,
+        contents_url: repoApi(fullName, `/contents/${filename}?ref=${head}`),
+        ...(previous === undefined ? {} : { previous_filename: previous }),
+      });
+    }
+    return entries;
+  }
+
+  /** `GET /compare/{base}...{head}` over the bare repository (the `commit-comparison` schema). */
+  function compareAnswer(basehead: string, call: Call): Answer {
+    const [baseRef = "", headRef = ""] = basehead.split("...");
+    const resolve = (ref: string) =>
+      ref === "" ? undefined : bareGit(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    const base = resolve(baseRef);
+    const head = resolve(headRef);
+    if (!basehead.includes("...") || base === undefined || head === undefined) {
+      return notFound(docs.compare);
+    }
+    const mergeBase = bareGit(["merge-base", base, head]) ?? base;
+    const ahead = Number(bareGit(["rev-list", "--count", `${base}..${head}`]) ?? 0);
+    const behind = Number(bareGit(["rev-list", "--count", `${head}..${base}`]) ?? 0);
+    const status =
+      ahead === 0 && behind === 0
+        ? "identical"
+        : behind === 0
+          ? "ahead"
+          : ahead === 0
+            ? "behind"
+            : "diverged";
+    const all = gitCommits(["--reverse", `${base}..${head}`]);
+    // Unpaged, GitHub lists the first 250 commits; paged, the changed files are on page 1 only.
+    const paged = call.query.has("page") || call.query.has("per_page");
+    const page = Math.max(Number(call.query.get("page") ?? 1) || 1, 1);
+    const { items, headers } = paged
+      ? paginate(all, call)
+      : { items: all.slice(0, 250), headers: {} };
+    const [baseCommit] = gitCommits(["-1", base]);
+    const [mergeBaseCommit] = gitCommits(["-1", mergeBase]);
+    const html = `${HTML}/${fullName}/compare/${basehead}`;
+    return {
+      status: 200,
+      headers,
+      body: {
+        url: repoApi(fullName, `/compare/${basehead}`),
+        html_url: html,
+        permalink_url: `${HTML}/${fullName}/compare/${owner}:${base}...${owner}:${head}`,
+        diff_url: `${html}.diff`,
+        patch_url: `${html}.patch`,
+        base_commit: baseCommit === undefined ? null : commitJson(baseCommit),
+        merge_base_commit: mergeBaseCommit === undefined ? null : commitJson(mergeBaseCommit),
+        status,
+        ahead_by: ahead,
+        behind_by: behind,
+        total_commits: ahead,
+        commits: items.map(commitJson),
+        ...(page === 1 ? { files: diffEntries(mergeBase, head, 300) } : {}),
+      },
+    };
+  }
+
+  /** `GET /contents/{path}?ref=`: a file (base64, wrapped as GitHub wraps it) or a folder. */
+  function contentsAnswer(path: string, call: Call): Answer {
+    const ref = call.query.get("ref") ?? defaultBranch;
+    const commit = bareGit(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    if (commit === undefined) {
+      return githubError(404, `No commit found for the ref ${ref}`, docs.contents);
+    }
+    const clean = path.replace(/\/+$/, "");
+    const entry = (type: string, sha: string, size: string, name: string) => {
+      const self = repoApi(fullName, `/contents/${name}?ref=${ref}`);
+      const git = repoApi(fullName, `/git/${type === "tree" ? "trees" : "blobs"}/${sha}`);
+      const html = `${HTML}/${fullName}/${type === "tree" ? "tree" : "blob"}/${ref}/${name}`;
+      return {
+        type: type === "tree" ? "dir" : "file",
+        size: Number(size) || 0,
+        name: name.split("/").at(-1) ?? name,
+        path: name,
+        sha,
+        url: self,
+        git_url: git,
+        html_url: html,
+        download_url:
+          type === "tree" ? null : `https://raw.githubusercontent.com/${fullName}/${ref}/${name}`,
+        _links: { self, git, html },
+      };
+    };
+    const listing = (target: string) =>
+      (bareGit(["ls-tree", "-z", "--long", commit, "--", target]) ?? "")
+        .split("\0")
+        .filter((line) => line !== "")
+        .map((line) => {
+          const [meta = "", name = ""] = line.split("\t");
+          const [, type = "", sha = "", size = ""] = meta.split(/\s+/);
+          return entry(type, sha, size, name);
+        });
+    const [found] = listing(clean);
+    if (found === undefined || found.path !== clean) return notFound(docs.contents);
+    if (found.type === "dir") return { status: 200, body: listing(`${clean}/`) };
+    const bytes = execFileSync("git", [
+      "--git-dir",
+      options.bareRepo,
+      "cat-file",
+      "blob",
+      found.sha,
+    ]);
+    const content = (bytes.toString("base64").match(/.{1,60}/g) ?? []).join("\n");
+    return {
+      status: 200,
+      body: { ...found, type: "file", encoding: "base64", content: `${content}\n` },
     };
   }
 
@@ -969,6 +1513,14 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     deleteArtifact: `${DOCS}/actions/artifacts#delete-an-artifact`,
     downloadArtifact: `${DOCS}/actions/artifacts#download-an-artifact`,
     getRun: `${DOCS}/actions/workflow-runs#get-a-workflow-run`,
+    getAttempt: `${DOCS}/actions/workflow-runs#get-a-workflow-run-attempt`,
+    attemptJobs: `${DOCS}/actions/workflow-jobs#list-jobs-for-a-workflow-run-attempt`,
+    jobLogs: `${DOCS}/actions/workflow-jobs#download-job-logs-for-a-workflow-run`,
+    annotations: `${DOCS}/checks/runs#list-check-run-annotations`,
+    workflowRuns: `${DOCS}/actions/workflow-runs#list-workflow-runs-for-a-workflow`,
+    rerunFailed: `${DOCS}/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run`,
+    compare: `${DOCS}/commits/commits#compare-two-commits`,
+    contents: `${DOCS}/repos/contents#get-repository-content`,
   };
 
   const routes: Route[] = [
@@ -1095,6 +1647,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/pulls",
       docs: docs.listPulls,
+      needs: ["pull-requests", "read"],
       answer(call) {
         const state = call.query.get("state") ?? "open";
         const head = call.query.get("head");
@@ -1119,6 +1672,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "POST",
       path: "/repos/{owner}/{repo}/pulls",
       docs: docs.createPull,
+      needs: ["pull-requests", "write"],
       answer(call) {
         const title = stringField(call.body, "title");
         const headParam = stringField(call.body, "head");
@@ -1195,6 +1749,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/pulls/{pull_number}",
       docs: docs.getPull,
+      needs: ["pull-requests", "read"],
       answer(call) {
         const pull = pulls.get(Number(call.params.pull_number));
         if (pull === undefined) return notFound(docs.getPull);
@@ -1205,6 +1760,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "PATCH",
       path: "/repos/{owner}/{repo}/pulls/{pull_number}",
       docs: docs.updatePull,
+      needs: ["pull-requests", "write"],
       answer(call) {
         const pull = pulls.get(Number(call.params.pull_number));
         const issue = issues.get(Number(call.params.pull_number));
@@ -1230,6 +1786,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/actions/artifacts",
       docs: docs.listArtifacts,
+      needs: ["actions", "read"],
       answer(call) {
         const name = call.query.get("name");
         const matching = artifacts
@@ -1243,6 +1800,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
       docs: docs.getRun,
+      needs: ["actions", "read"],
       answer(call) {
         const id = Number(call.params.run_id);
         if (!runs.has(id) && !artifacts.knowsRun(id)) return notFound(docs.getRun);
@@ -1253,6 +1811,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
       docs: docs.runArtifacts,
+      needs: ["actions", "read"],
       answer(call) {
         const name = call.query.get("name");
         const matching = artifacts
@@ -1268,6 +1827,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
       docs: docs.getArtifact,
+      needs: ["actions", "read"],
       answer(call) {
         const artifact = findArtifact(call);
         if (artifact === undefined) return notFound(docs.getArtifact);
@@ -1278,6 +1838,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "DELETE",
       path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
       docs: docs.deleteArtifact,
+      needs: ["actions", "write"],
       answer(call) {
         const artifact = findArtifact(call);
         if (artifact === undefined) return notFound(docs.deleteArtifact);
@@ -1289,6 +1850,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       method: "GET",
       path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
       docs: docs.downloadArtifact,
+      needs: ["actions", "read"],
       answer(call) {
         const artifact = findArtifact(call);
         if (artifact === undefined || call.params.archive_format !== "zip") {
@@ -1300,9 +1862,169 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         return {
           status: 302,
           body: undefined,
-          headers: { location: artifacts.downloadUrl(artifact) },
+          headers: {
+            location: issueLink("artifact", artifact.id, artifact.content, "application/zip"),
+          },
         };
       },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}",
+      docs: docs.getAttempt,
+      needs: ["actions", "read"],
+      answer(call) {
+        const run = runs.get(Number(call.params.run_id));
+        const attempt = run?.attempts[Number(call.params.attempt_number) - 1];
+        if (run === undefined || attempt === undefined) return notFound(docs.getAttempt);
+        return { status: 200, body: runJson(run, attempt) };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs",
+      docs: docs.attemptJobs,
+      needs: ["actions", "read"],
+      answer(call) {
+        const run = runs.get(Number(call.params.run_id));
+        const attempt = run?.attempts[Number(call.params.attempt_number) - 1];
+        if (run === undefined || attempt === undefined) return notFound(docs.attemptJobs);
+        const { items, headers } = paginate(attempt.jobs, call);
+        return {
+          status: 200,
+          body: {
+            total_count: attempt.jobs.length,
+            jobs: items.map((job) => jobJson(run, attempt, job)),
+          },
+          headers,
+        };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+      docs: docs.jobLogs,
+      needs: ["actions", "read"],
+      answer(call) {
+        const found = findJob(Number(call.params.job_id));
+        if (found === undefined) return notFound(docs.jobLogs);
+        const location = issueLink("job-log", found.job.id, found.job.log, "text/plain");
+        return { status: 302, body: undefined, headers: { location } };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
+      docs: docs.annotations,
+      needs: ["checks", "read"],
+      answer(call) {
+        const found = findJob(Number(call.params.check_run_id));
+        if (found === undefined) return notFound(docs.annotations);
+        const { items, headers } = paginate(found.job.annotations, call);
+        return {
+          status: 200,
+          body: items.map((annotation) => annotationJson(found.run, annotation)),
+          headers,
+        };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+      docs: docs.workflowRuns,
+      needs: ["actions", "read"],
+      answer(call) {
+        // The workflow's id, or its file's name.
+        const workflow = call.params.workflow_id ?? "";
+        const ofWorkflow = [...runs.values()].filter(
+          (run) => String(workflowIdOf(run.path)) === workflow || run.path.endsWith(`/${workflow}`),
+        );
+        if (ofWorkflow.length === 0) return notFound(docs.workflowRuns);
+        const query = (name: string) => call.query.get(name) ?? undefined;
+        const [branch, event, status, headSha, by] = [
+          query("branch"),
+          query("event"),
+          query("status"),
+          query("head_sha"),
+          query("actor"),
+        ];
+        const matching = ofWorkflow
+          .filter((run) => branch === undefined || run.headBranch === branch)
+          .filter((run) => event === undefined || run.event === event)
+          .filter((run) => headSha === undefined || runHeadSha(run) === headSha)
+          .filter((run) => by === undefined || run.actor.toLowerCase() === by.toLowerCase())
+          .filter(
+            // `status` takes a status or a conclusion.
+            (run) =>
+              status === undefined ||
+              latest(run).status === status ||
+              latest(run).conclusion === status,
+          )
+          .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+        const { items, headers } = paginate(matching, call);
+        return {
+          status: 200,
+          body: { total_count: matching.length, workflow_runs: items.map((run) => runJson(run)) },
+          headers,
+        };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs",
+      docs: docs.rerunFailed,
+      needs: ["actions", "write"],
+      answer(call) {
+        const run = runs.get(Number(call.params.run_id));
+        if (run === undefined) return notFound(docs.rerunFailed);
+        const last = latest(run);
+        if (last.status !== "completed") {
+          return githubError(403, "This workflow is already running", docs.rerunFailed);
+        }
+        const now = timestamp();
+        const again = (job: FakeJob) =>
+          job.conclusion === "failure" ||
+          job.conclusion === "timed_out" ||
+          job.conclusion === "cancelled";
+        run.attempts.push({
+          number: last.number + 1,
+          status: "queued",
+          conclusion: null,
+          triggeringActor: actor.login,
+          startedAt: now,
+          updatedAt: now,
+          jobs: last.jobs.map((job) =>
+            again(job)
+              ? {
+                  ...job,
+                  id: nextJobId++,
+                  status: "queued",
+                  conclusion: null,
+                  steps: [],
+                  log: Buffer.alloc(0),
+                  annotations: [],
+                  startedAt: now,
+                  completedAt: null,
+                }
+              : job,
+          ),
+        });
+        return { status: 201, body: {} };
+      },
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/compare/{basehead}",
+      docs: docs.compare,
+      needs: ["contents", "read"],
+      answer: (call) => compareAnswer(call.params.basehead ?? "", call),
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/contents/{path}",
+      docs: docs.contents,
+      needs: ["contents", "read"],
+      answer: (call) => contentsAnswer(call.params.path ?? "", call),
     },
   ];
 
@@ -1310,7 +2032,9 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       names.push(name);
-      return /_(number|id)$/.test(name) ? "(\\d+)" : "([^/]+)";
+      // A file's path spans folders; a workflow is named by its id or its file's name.
+      if (name === "path") return "(.+)";
+      return /_(number|id)$/.test(name) && name !== "workflow_id" ? "(\\d+)" : "([^/]+)";
     });
     return { route, names, pattern: new RegExp(`^${source}$`) };
   });
@@ -1372,12 +2096,122 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         return notFound(route.docs);
       }
       if (route.method !== method) continue;
+      const refused = route.needs === undefined ? undefined : refusal(route.needs, route.docs);
+      if (refused !== undefined) return refused;
       const fields = typeof body === "object" && body !== null ? body : {};
       const full = new URL(path, url);
       full.search = query.toString();
       return route.answer({ params, query, body: fields as Record<string, unknown>, url: full });
     }
     return notFound(DOCS);
+  }
+
+  /** GitHub's 403 for a GITHUB_TOKEN without the permission a route needs. */
+  function refusal(
+    [scope, level]: [TokenScope, "read" | "write"],
+    docs: string,
+  ): Answer | undefined {
+    const granted = tokenPermissions.get(scope) ?? "write";
+    if (granted === "write" || granted === level) return undefined;
+    return {
+      ...githubError(403, "Resource not accessible by integration", docs),
+      headers: { "x-accepted-github-permissions": `${scope.replace("-", "_")}=${level}` },
+    };
+  }
+
+  // -- storage --------------------------------------------------------------------------------
+  // Where GitHub's log and artifact-zip redirects point: another origin (its own port), so a
+  // client following a redirect sends no token there, and each link works for a minute. Like
+  // Azure's blob storage behind them, it refuses an expired or unknown signature with 403
+  // AuthenticationFailed and a request that brings credentials of its own with 400.
+
+  const linkLifetimeMs = options.linkLifetimeMs ?? 60_000;
+  let storageUrl = "";
+
+  function issueLink(
+    kind: FakeLink["kind"],
+    id: number,
+    bytes: Buffer,
+    contentType: string,
+  ): string {
+    const issuedAt = Date.now();
+    const stale = staleLinks > 0;
+    if (stale) staleLinks -= 1;
+    const expiresAt = stale ? issuedAt - 1 : issuedAt + linkLifetimeMs;
+    const sig = randomBytes(18).toString("base64url");
+    const path = `/${kind === "job-log" ? "logs" : "artifacts"}/${id}/${randomBytes(6).toString("hex")}`;
+    const se = new Date(expiresAt).toISOString();
+    const link = {
+      kind,
+      id,
+      url: `${storageUrl}${path}?sv=2023-11-03&sr=b&sp=r&se=${encodeURIComponent(se)}&sig=${sig}`,
+      issuedAt,
+      expiresAt,
+      fetches: [],
+      path,
+      bytes,
+      contentType,
+    };
+    links.push(link);
+    return link.url;
+  }
+
+  function azureError(res: ServerResponse, status: number, code: string, message: string): number {
+    res.writeHead(status, { "content-type": "application/xml", "x-ms-error-code": code });
+    res.end(
+      `\uFEFF<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code>` +
+        `<Message>${message}</Message></Error>`,
+    );
+    return status;
+  }
+
+  function serveStorage(req: IncomingMessage, res: ServerResponse): void {
+    const at = Date.now();
+    const requestUrl = new URL(req.url ?? "/", storageUrl);
+    const link = links.find(
+      (candidate) =>
+        candidate.path === requestUrl.pathname &&
+        candidate.url.endsWith(`&sig=${requestUrl.searchParams.get("sig") ?? ""}`),
+    );
+    const authorization = req.headers.authorization !== undefined;
+    const fault = takeFault(req.method ?? "GET", requestUrl.pathname);
+    let status: number;
+    if (fault?.status === "reset") {
+      req.socket.destroy();
+      status = 0;
+    } else if (fault !== undefined) {
+      status = fault.status;
+      send(res, {
+        ...githubError(status, STATUS_CODES[status] ?? "Error", DOCS, fault.body),
+        headers: fault.headers,
+      });
+    } else if (link === undefined || req.method !== "GET") {
+      status = azureError(res, 403, "AuthenticationFailed", "Signature did not match.");
+    } else if (authorization) {
+      status = azureError(
+        res,
+        400,
+        "InvalidAuthenticationInfo",
+        "Authentication information is not given in the correct format.",
+      );
+    } else if (at > link.expiresAt) {
+      status = azureError(
+        res,
+        403,
+        "AuthenticationFailed",
+        `Signed expiry time [${new Date(link.expiresAt).toUTCString()}] must be after signed ` +
+          `start time [${new Date(at).toUTCString()}]`,
+      );
+    } else {
+      res.writeHead(200, {
+        "content-type": link.contentType,
+        "content-length": String(link.bytes.length),
+        "x-ms-blob-type": "BlockBlob",
+      });
+      res.end(link.bytes);
+      status = 200;
+    }
+    link?.fetches.push({ at, status, authorization });
   }
 
   /**
@@ -1559,6 +2393,9 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const storage = createServer(serveStorage);
+  await new Promise<void>((resolve) => storage.listen(0, "127.0.0.1", resolve));
+  storageUrl = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
 
   return {
     owner,
@@ -1602,14 +2439,32 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     comments: (issueNumber) => comments.filter((comment) => comment.issueNumber === issueNumber),
     reactions: (commentId) => reactions.filter((reaction) => reaction.commentId === commentId),
     pulls: () => [...pulls.values()],
+    addRun,
+    run: (id) => runs.get(id),
+    setTokenPermissions(permissions) {
+      for (const [scope, access] of Object.entries(permissions)) {
+        tokenPermissions.set(scope as TokenScope, access);
+      }
+    },
+    storageUrl,
+    links,
+    expireLinks() {
+      const now = Date.now();
+      for (const link of links) link.expiresAt = Math.min(link.expiresAt, now - 1);
+    },
+    expireNextLinks(count) {
+      staleLinks += count;
+    },
     fail(fault) {
       faults.push({ ...fault, left: fault.times ?? 1 });
     },
-    close() {
-      return new Promise((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        server.closeAllConnections();
-      });
+    async close() {
+      const closing = (which: typeof server) =>
+        new Promise<void>((resolve, reject) => {
+          which.close((error) => (error === undefined ? resolve() : reject(error)));
+          which.closeAllConnections();
+        });
+      await Promise.all([closing(server), closing(storage)]);
     },
   };
 }

@@ -72,3 +72,39 @@ export function workflowDispatchPayload({ task }: { task?: string }): WorkflowDi
   if (task !== undefined) payload.inputs = { ...payload.inputs, task };
   return payload;
 }
+
+export interface WorkflowRunPayloadOptions {
+  conclusion?: string | null;
+  action?: "completed" | "requested" | "in_progress";
+  branch?: string | null;
+  /** `owner/repo` of the run's head: another repository is a fork. */
+  headRepository?: string;
+  attempt?: number;
+}
+
+/** A finished run of a watched workflow, from the example, failed unless told otherwise. */
+export function workflowRunPayload({
+  conclusion = "failure",
+  action = "completed",
+  branch = "feature/login",
+  headRepository,
+  attempt = 1,
+}: WorkflowRunPayloadOptions = {}): Record<string, unknown> {
+  const example = examples("workflow_run").find(
+    (candidate) => candidate.action === "completed" && candidate.workflow_run.conclusion !== null,
+  );
+  if (example === undefined) throw new Error("no completed workflow_run example");
+  const payload = structuredClone(example) as unknown as {
+    action: string;
+    workflow_run: Record<string, unknown> & { head_repository: { full_name: string } };
+  };
+  payload.action = action;
+  Object.assign(payload.workflow_run, {
+    conclusion,
+    head_branch: branch,
+    run_attempt: attempt,
+    status: action === "completed" ? "completed" : action,
+  });
+  if (headRepository !== undefined) payload.workflow_run.head_repository.full_name = headRepository;
+  return payload;
+}

@@ -6,13 +6,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PitcrewError } from "../../src/errors.ts";
-import { parseEvent } from "../../src/triggers/event.ts";
+import { branchKey, parseEvent } from "../../src/triggers/event.ts";
 import type { Task, Trigger } from "../../src/domain/task.ts";
 import {
   issueCommentPayload,
   workflowDispatchPayload,
   type CommentPayloadOptions,
+  workflowRunPayload,
 } from "../support/payloads.ts";
+import type { WorkflowRunPayloadOptions } from "../support/payloads.ts";
 
 const RUN_ID = "9876543210";
 
@@ -259,6 +261,63 @@ describe("a payload missing what it needs", () => {
           runId: RUN_ID,
         }),
       /issue_comment event payload is not an object/,
+    );
+  });
+});
+
+describe("a finished workflow run (workflow_run)", () => {
+  const parse = (payload: unknown) =>
+    parseEvent({ eventName: "workflow_run", payload, triggerPhrase: "/agent", runId: RUN_ID });
+
+  test("a failed run is a ci-repair task on its branch, asked by whoever started that attempt", () => {
+    const payload = workflowRunPayload({ attempt: 2 });
+    const task = taskOf(parse(payload));
+    assert.equal(task.kind, "ci-repair");
+    assert.deepEqual(task.thread, { kind: "ci", branch: "feature/login" });
+    assert.match(task.threadKey, /^ci-feature-login-[0-9a-f]{6}$/);
+    const run = (payload as { workflow_run: { id: number; head_sha: string } }).workflow_run;
+    assert.equal(task.failedRun?.id, run.id);
+    assert.equal(task.failedRun?.attempt, 2);
+    assert.equal(task.failedRun?.headSha, run.head_sha);
+    assert.equal(task.failedRun?.workflowPath, ".github/workflows/test.yml");
+    assert.equal(task.failedRun?.conclusion, "failure");
+    assert.equal(task.requester.login, task.failedRun?.triggeringActor);
+    assert.equal(task.instruction, "");
+  });
+
+  test("a timed-out run is repaired too; the branch names the thread", () => {
+    const task = taskOf(parse(workflowRunPayload({ conclusion: "timed_out", branch: "main" })));
+    assert.equal(task.failedRun?.conclusion, "timed_out");
+    assert.equal(task.threadKey, "ci-main", "a branch that is already a safe name keeps it");
+  });
+
+  test("branches that differ only where a name cannot hold them keep their own threads", () => {
+    assert.notEqual(branchKey("feature/a"), branchKey("feature-a"));
+    assert.equal(branchKey("feature-a"), "feature-a");
+    assert.match(branchKey("../../x"), /^x-[0-9a-f]{6}$/);
+  });
+
+  test("nothing to do: a success, a cancellation, a run not yet finished, a tag", () => {
+    const cases: [WorkflowRunPayloadOptions, RegExp][] = [
+      [{ conclusion: "success" }, /ended with success; pitcrew repairs failed or timed-out runs/],
+      [{ conclusion: "cancelled" }, /ended with cancelled/],
+      [{ action: "requested", conclusion: null }, /is requested, not completed/],
+      [{ branch: null }, /has no branch/],
+    ];
+    for (const [options, reason] of cases) {
+      assert.match(reasonOf(parse(workflowRunPayload(options))), reason);
+    }
+  });
+
+  test("a payload missing a field is event-invalid, naming it", () => {
+    const payload = workflowRunPayload();
+    delete (payload as { workflow_run: { head_sha?: string } }).workflow_run.head_sha;
+    assert.throws(
+      () => parse(payload),
+      (error: unknown) =>
+        error instanceof PitcrewError &&
+        error.code === "event-invalid" &&
+        /workflow_run event payload has no usable workflow_run\.head_sha/.test(error.message),
     );
   });
 });

@@ -9,6 +9,7 @@ import type { Ending, ProgressState } from "../../domain/ending.ts";
 import type { LoopEvent } from "../../domain/loop.ts";
 import type { RunState } from "../../domain/run-state.ts";
 import type { Task } from "../../domain/task.ts";
+import { threadNumber } from "../../domain/task.ts";
 import { deliver } from "../../github/deliver.ts";
 import type { DeliverOptions } from "../../github/deliver.ts";
 import { createProgressComment } from "../../github/progress.ts";
@@ -46,7 +47,7 @@ export function threadDelivery(
       createComment: (issue, body) => api.createComment(issue, withhold(body)),
       updateComment: (id, body) => api.updateComment(id, withhold(body)),
     },
-    issueNumber: task.thread.kind === "dispatch" ? undefined : task.thread.number,
+    issueNumber: threadNumber(task.thread),
     log,
   });
   const frame = { task, runUrl: options.runUrl };

@@ -10,6 +10,7 @@ import { dispatchTaskPrompt, fence, threadTaskPrompt } from "../../agent/prompt.
 import type { Config } from "../../config/config.ts";
 import type { CommentInfo, IssueInfo, PullInfo } from "../../domain/conversation.ts";
 import type { Task } from "../../domain/task.ts";
+import { threadNumber } from "../../domain/task.ts";
 import type { GitHubApi } from "../../github/api.ts";
 import { DEFAULT_SETTINGS } from "../../sandbox/policy.ts";
 import type { Authorization } from "../../triggers/authorize.ts";
@@ -81,11 +82,9 @@ export function threadRequest<W extends Workspace>(options: {
 
 /** The issue (or PR) and its conversation, which the task prompt quotes; none for a dispatch. */
 export async function threadOf(task: Task, api: GitHubApi): Promise<QuotedThread | undefined> {
-  if (task.thread.kind === "dispatch") return undefined;
-  const [issue, comments] = await Promise.all([
-    api.issue(task.thread.number),
-    api.comments(task.thread.number),
-  ]);
+  const number = threadNumber(task.thread);
+  if (number === undefined) return undefined;
+  const [issue, comments] = await Promise.all([api.issue(number), api.comments(number)]);
   return { issue, comments };
 }
 
