@@ -20,6 +20,10 @@ import { runnerContext, runningActionRoot } from "./runner.ts";
 import { ownActionPaths, protectedPatterns } from "./sandbox/protected-paths.ts";
 import { artifactModule } from "./store/artifact.ts";
 import { workTask } from "./work.ts";
+import type { WorkOptions, WorkOutcome } from "./work.ts";
+import { repairFailedRun } from "./ci-repair.ts";
+import { createCiApi } from "./github/ci.ts";
+import type { RunnerContext } from "./runner.ts";
 import { notesPlace } from "./run/ends/action-notes.ts";
 
 /** A failure before the work started, as the one comment pitcrew leaves on the thread. */
@@ -45,6 +49,20 @@ const LOG = {
 function ownFiles(workspace: string): string[] {
   const root = runningActionRoot();
   return root === undefined ? [] : ownActionPaths(workspace, root);
+}
+
+/** A failed workflow run goes to CI repair, with the API that reads runs, jobs and logs. */
+function repairWith(
+  runner: RunnerContext,
+  token: string | undefined,
+): (options: WorkOptions) => Promise<WorkOutcome> {
+  const ci = createCiApi({
+    token: token ?? "",
+    baseUrl: runner.apiUrl,
+    owner: runner.owner,
+    repo: runner.repo,
+  });
+  return (options) => repairFailedRun({ ...options, ci });
 }
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -95,7 +113,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     // out (that branch may hold an older copy): what it imports later is imported now.
     const own = ownFiles(runner.workspace);
     if (own.length > 0) await artifactModule();
-    const outcome = await workTask({
+    const work =
+      trigger.task.kind === "ci-repair" ? repairWith(runner, inputs.githubToken) : workTask;
+    const outcome = await work({
       task: trigger.task,
       notes: notesPlace(runner, config, env, trigger.task.threadKey, {
         log: LOG,

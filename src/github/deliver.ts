@@ -36,6 +36,10 @@ export interface DeliverOptions {
   tally: ToolTally;
   /** Called once the branch holds the run's work on origin (before the PR is asked for). */
   onPushed: (branch: string, sha: string) => void;
+  /** The harness's own section of the PR body (a CI repair's proof). */
+  section?: string;
+  /** Open (or keep) the PR as a draft even when the agent finished (a proof that does not hold). */
+  draft?: boolean;
 }
 
 function linkOf(pull: PullInfo, operation: PullOperation): PullLink {
@@ -57,6 +61,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
       diffstat,
       runUrl: options.runUrl,
       totals: result,
+      section: options.section,
     });
   const planned = text("");
   const published = await publish({
@@ -105,16 +110,17 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
   refuseSecrets(scanForSecrets(pullRequestItems(final), options.secrets));
   const existing = await api.findOpenPull(prepared.branch, prepared.base);
   const finished = result.stopReason === "done";
+  const draft = config.draft || options.draft === true;
   let opened = existing
     ? await api.updatePull(existing.number, final)
     : await api.createPull({
         ...final,
         head: prepared.branch,
         base: prepared.base,
-        draft: config.draft || !finished,
+        draft: draft || !finished,
       });
   // A draft an early stop opened is ready once a later run finishes the work.
-  if (opened.draft && finished && !config.draft) opened = await api.markReady(opened);
+  if (opened.draft && finished && !draft) opened = await api.markReady(opened);
   const pull = linkOf(opened, existing ? "updated" : "created");
   if (result.stopReason === "done") return { phase: "done", summary: result.summary, pull };
   if (result.stopReason === "model_error")

@@ -4,7 +4,7 @@
  * repair hides the failure instead of fixing it. Words only; the decisions are ci/ledger.ts's and
  * ci/weakened.ts's.
  */
-import type { Weakening } from "../domain/ci.ts";
+import type { ProofRun, Weakening } from "../domain/ci.ts";
 import { codeSpan } from "./text.ts";
 
 /** Run ids as people read them: `run 1, run 5`, the first few only. */
@@ -45,6 +45,10 @@ export const CI_WORDS = {
     `${attempts(count)} on this failure across branches (${runList(runs)}; the cap, ci-repair.attempts-per-signature: ${cap})`,
   dollarsCap: (spentUsd: number, cap: number): string =>
     `${dollars(spentUsd)} spent on this failure already (the cap, ci-repair.dollars-per-signature: ${dollars(cap)})`,
+
+  /** What the agent is told when the failing step still fails after its repair (the output follows). */
+  stillRed: (run: ProofRun): string =>
+    `still-red: the harness ran the failing step again and it ${run.timedOut ? "timed out" : `exited with ${run.exitCode ?? "a signal"}`}, so the failure is not fixed yet. Fix the cause and check with the step itself; if it cannot pass in the sandbox (it needs the network or a service), say so in your answer. What it printed:`,
 
   /**
    * What the agent is told when its repair weakens the checks (`refused-weakening`): each change by

@@ -25,6 +25,8 @@ export type JobReport = FinalState & {
   tally: ToolTally;
   /** The thread's branch, when it was pushed. */
   branch?: string;
+  /** Markdown of the harness's own after the facts (a CI repair's signature, class and proof). */
+  section?: string;
 };
 
 function escapeHtml(text: string): string {
@@ -66,6 +68,7 @@ export function renderJobSummary(report: JobReport): string {
     .emptyBuffer()
     .addHeading(HEADLINES[report.phase], 2)
     .addRaw(`\n${factsOf(report)}\n`, true);
+  if (report.section !== undefined) summary.addRaw(`\n${report.section}\n`, true);
   const said =
     report.phase === "done" || report.phase === "stopped" || report.phase === "no-changes"
       ? report.summary

@@ -22,6 +22,8 @@ export interface PullRequestFacts {
   diffstat: string;
   runUrl: string;
   totals: Totals;
+  /** Markdown of the harness's own, after the changes (a CI repair's proof); trusted text. */
+  section?: string;
 }
 
 const TITLE_LIMIT = 72;
@@ -101,6 +103,7 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
   // File names can hold words too; a squash merge may copy the block into a commit message.
   const diffstat = neutraliseClosing(facts.diffstat, audience, false);
   if (diffstat.trim() !== "") sections.push(`### Changes\n\n${codeBlock(diffstat)}`);
+  if (facts.section !== undefined) sections.push(facts.section);
   // The thread's own title, after its link; untrusted text like the rest.
   const about =
     facts.issueTitle === undefined || facts.issueTitle.trim() === ""

@@ -77,6 +77,8 @@ export interface Handed<O> {
   outcome: O;
   headSha: string | null;
   prNumber: number | null;
+  /** Ledgers the delivery updated (a CI repair's attempts), saved with the notes. */
+  ledgers?: Record<string, unknown>;
 }
 
 /** What the report reads: the run's state, the notes as saved, the session's result if any. */

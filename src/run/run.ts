@@ -157,6 +157,7 @@ async function finish<W extends Workspace, O>(
         headSha: handed.headSha,
         prNumber: handed.prNumber,
         messages: result?.messages,
+        ledgers: handed.ledgers,
       });
       if (stored) notes.onSaved?.();
       saved = checkpoint.current();

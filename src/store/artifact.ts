@@ -78,6 +78,8 @@ const UNSUPPORTED =
   "a thread's notes there: each run starts fresh";
 /** GitHub lists newest first; the newest usable save is on the first page. */
 const PAGE = 100;
+/** Pages of the repository's artifacts a listing of threads reads at most. */
+const THREAD_PAGES = 3;
 /** Why an artifact without a valid seal is skipped: its content is not one of our saves. */
 export const SEAL_MISMATCH = "its seal does not match: written by another key or changed after";
 
@@ -359,6 +361,28 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
             ? `; ${unchecked} older ones were not checked (at most ${MAX_RUNS_CHECKED} are)`
             : ""),
       };
+    },
+
+    async threads(prefix, limit) {
+      const named = notesName(prefix);
+      const keys: string[] = [];
+      // Newest first, as GitHub lists them: the first page or two reach the threads worked on
+      // lately, which are the ones whose caps matter.
+      for (let page = 1; page <= THREAD_PAGES && keys.length < limit; page++) {
+        const { data } = await octokit.rest.actions.listArtifactsForRepo({
+          owner,
+          repo,
+          per_page: PAGE,
+          page,
+        });
+        for (const artifact of [...data.artifacts].sort(newestFirst)) {
+          const key = artifact.name.slice(notesName("").length);
+          if (artifact.expired || !artifact.name.startsWith(named) || keys.includes(key)) continue;
+          keys.push(key);
+        }
+        if (data.artifacts.length < PAGE) break;
+      }
+      return keys.slice(0, limit);
     },
   };
 }

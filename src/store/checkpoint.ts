@@ -53,6 +53,8 @@ export interface Checkpoint {
     headSha: string | null;
     prNumber: number | null;
     messages?: readonly Message[];
+    /** Ledgers the run updated, by name (a CI repair's attempts); the rest are kept. */
+    ledgers?: Record<string, unknown>;
   }): Promise<boolean>;
   /** The notes as they would be saved now. */
   current(): Notes;
@@ -68,6 +70,8 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   let saving: Promise<boolean> = Promise.resolve(true);
   const attempt = (restored?.state.attempts ?? 0) + 1;
 
+  let ledgers: Record<string, unknown> | undefined;
+
   const build = (stopReason: StopReason | null, messages?: readonly Message[]): Notes => {
     const state = nextState(restored?.state, {
       ...place,
@@ -77,6 +81,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
       // A run that set no list leaves the one it restored.
       todos: [...(run.todos ?? restored?.state.todos ?? [])],
       stopReason,
+      ledgers,
     });
     const history = messages ?? messagesFromEvents(options.start, events);
     const transcript =
@@ -123,6 +128,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     async finish(end) {
       headSha = end.headSha ?? headSha;
       prNumber = end.prNumber ?? prNumber;
+      ledgers = end.ledgers ?? ledgers;
       return save(build(end.stopReason, end.messages));
     },
     current: () => build(null),

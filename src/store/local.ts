@@ -3,7 +3,7 @@
  * thread, replaced whole on every save so a reader sees the old notes or the new ones, never a mix.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeError } from "../errors.ts";
 import { readNotesFolder, writeNotesFolder } from "./notes.ts";
@@ -69,5 +69,27 @@ export function createLocalStore(root: string): NotesStore {
     },
 
     restore: (threadKey) => Promise.resolve(restoreFolder(root, folderOf(threadKey), threadKey)),
+
+    async threads(prefix, limit) {
+      const named = notesName(prefix);
+      const names = existsSync(root) ? await readdir(root, { withFileTypes: true }) : [];
+      const folders = names.filter(
+        (entry) =>
+          entry.isDirectory() &&
+          entry.name.startsWith(named) &&
+          !entry.name.includes(".saving-") &&
+          !entry.name.endsWith(".previous"),
+      );
+      const dated = await Promise.all(
+        folders.map(async (entry) => ({
+          key: entry.name.slice(notesName("").length),
+          at: (await stat(join(root, entry.name))).mtimeMs,
+        })),
+      );
+      return dated
+        .sort((a, b) => b.at - a.at)
+        .slice(0, limit)
+        .map((thread) => thread.key);
+    },
   };
 }

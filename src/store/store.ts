@@ -22,6 +22,12 @@ export interface NotesStore {
   save(notes: Notes): Promise<void>;
   /** The newest notes saved for the thread by any earlier run (or by this one). */
   restore(threadKey: string): Promise<Restored>;
+  /**
+   * The keys of the threads with notes whose key starts with `prefix` (`ci-`: every branch a CI
+   * repair has worked on), most recently saved first, at most `limit`. Listing trusts nothing:
+   * whoever reads one restores it, with every check that makes.
+   */
+  threads(prefix: string, limit: number): Promise<string[]>;
 }
 
 /** The artifact's name for a thread: one per thread, newest wins across runs. */

@@ -175,6 +175,7 @@ describe("createCheckpoint", () => {
     const failing: NotesStore = {
       save: () => Promise.reject(new PitcrewError("notes-save-failed", "the service said 503")),
       restore: () => Promise.resolve({ found: false, reason: "none" }),
+      threads: () => Promise.resolve([]),
     };
     const log = recordingLog();
     const localDir = join(folder(), "local");

@@ -6,7 +6,7 @@
 import { describeError } from "../../errors.ts";
 import { NO_WORK, conclusionOf } from "../../domain/ending.ts";
 import type { Ending, ProgressState } from "../../domain/ending.ts";
-import type { LoopEvent } from "../../domain/loop.ts";
+import type { LoopEvent, SessionResult } from "../../domain/loop.ts";
 import type { RunState } from "../../domain/run-state.ts";
 import type { Task } from "../../domain/task.ts";
 import { threadNumber } from "../../domain/task.ts";
@@ -33,6 +33,16 @@ export type ThreadDeliveryOptions = Pick<
   /** The log's groups, which fold the loop's events by turn. */
   groups: { observe(event: LoopEvent): void };
   log: { info(message: string): void; warning(message: string): void };
+  /**
+   * Asked right before the push with the session's result: the PR body's section of the harness's
+   * own, and whether the PR must be a draft (a CI repair's proof).
+   */
+  beforeDeliver?: (
+    result: SessionResult,
+    workspace: ThreadWorkspace,
+  ) => Promise<Pick<DeliverOptions, "section" | "draft">>;
+  /** The job summary's section of the harness's own, read when the report is written. */
+  summarySection?: () => string | undefined;
 };
 
 export function threadDelivery(
@@ -60,8 +70,10 @@ export function threadDelivery(
     handOver: async (result, state, workspace) => {
       let pushed: { branch: string; sha: string } | undefined;
       try {
+        const extra = await options.beforeDeliver?.(result, workspace);
         const ending = await deliver({
           ...options,
+          ...extra,
           prepared: workspace.prepared,
           result,
           issueTitle: await options.issueTitle(),
@@ -100,7 +112,11 @@ export function threadDelivery(
         ...ending,
       };
       await comment.finish(final);
-      await writeJobSummary({ ...final, tally: state.tally, branch }, log, withhold);
+      await writeJobSummary(
+        { ...final, tally: state.tally, branch, section: options.summarySection?.() },
+        log,
+        withhold,
+      );
       setOutputs({
         conclusion: conclusionOf(ending.phase),
         pull: ending.phase === "refused" || ending.phase === "no-changes" ? undefined : ending.pull,

@@ -88,7 +88,7 @@ export async function threadOf(task: Task, api: GitHubApi): Promise<QuotedThread
   return { issue, comments };
 }
 
-function sessionSettings(
+export function sessionSettings(
   config: Config,
   task: Task,
   protectedPaths: readonly string[],

@@ -29,12 +29,15 @@ export function threadWorkspace(options: {
   /** The pull request the thread is, once authorised; undefined for an issue or a dispatch. */
   pull: () => Promise<PullInfo | undefined>;
   log: { info(message: string): void };
+  /** The branch to start from, when it is neither the PR's head nor the default (a CI repair's
+   * failing branch). */
+  base?: string;
 }): WorkspacePort<ThreadWorkspace> {
   const { task, config, checkout, pull, log } = options;
   return {
     open: async () => {
       // Work on a PR lands on a branch of its own, proposed into the PR's head branch.
-      const base = (await pull())?.head.ref ?? task.repository.defaultBranch;
+      const base = options.base ?? (await pull())?.head.ref ?? task.repository.defaultBranch;
       const prepared = await prepareThreadBranch({
         workspace: checkout,
         branch: threadBranch(task, config.branchPrefix),
