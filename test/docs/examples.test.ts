@@ -69,7 +69,11 @@ const THREAD_SCOPES: Record<string, Level> = {
 
 const EXAMPLES: Example[] = [
   { file: "agent-fix.yml", scopes: THREAD_SCOPES, notYet: false },
-  { file: "ci-repair.yml", scopes: { ...THREAD_SCOPES, checks: "read" }, notYet: true },
+  {
+    file: "ci-repair.yml",
+    scopes: { ...THREAD_SCOPES, actions: "write", checks: "read" },
+    notYet: false,
+  },
   { file: "flaky-triage.yml", scopes: { ...THREAD_SCOPES, checks: "read" }, notYet: true },
 ];
 
@@ -352,20 +356,25 @@ describe("example workflows", () => {
     const flow = workflow("ci-repair.yml");
     const { job } = pitcrewJob(flow, "ci-repair.yml");
 
-    test("acts only on failed runs of this repository's own, non-pitcrew branches", () => {
+    test("starts only for failed or timed-out runs of this repository's own branches", () => {
       assert.deepEqual((flow.on.workflow_run as { types: string[] }).types, ["completed"]);
       const condition = String(job.if);
       assert.match(condition, /github\.event\.workflow_run\.conclusion == 'failure'/);
-      assert.match(
-        condition,
-        new RegExp(
-          `!startsWith\\(github\\.event\\.workflow_run\\.head_branch, '${DEFAULTS.branchPrefix}'\\)`,
-        ),
-      );
+      assert.match(condition, /github\.event\.workflow_run\.conclusion == 'timed_out'/);
       assert.match(
         condition,
         /github\.event\.workflow_run\.head_repository\.full_name == github\.repository/,
       );
+    });
+
+    test("one repair per branch at a time, none cancelled, and the App token for CI on the fix", () => {
+      const concurrency = job.concurrency as { group: string; "cancel-in-progress": boolean };
+      assert.match(concurrency.group, /github\.event\.workflow_run\.head_branch/);
+      assert.equal(concurrency["cancel-in-progress"], false);
+      const steps = job.steps as { uses?: string; with?: Record<string, string> }[];
+      assert.ok(steps.some((step) => step.uses?.startsWith("actions/create-github-app-token@")));
+      const pitcrew = steps.find((step) => PITCREW_USES.test(step.uses ?? ""));
+      assert.match(pitcrew?.with?.["github-token"] ?? "", /steps\.app-token\.outputs\.token/);
     });
   });
 

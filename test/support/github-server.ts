@@ -1370,6 +1370,27 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     };
   }
 
+  /** `GET /commits/{ref}`: one commit with the files it changed against its first parent. */
+  function commitAnswer(ref: string): Answer {
+    const sha = bareGit(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    const [commit] = sha === undefined ? [] : gitCommits(["-1", sha]);
+    if (sha === undefined || commit === undefined) return notFound(docs.commit);
+    const parent = bareGit(["rev-parse", "--verify", "--quiet", `${sha}^`]);
+    // A root commit's files are against the empty tree.
+    const base = parent ?? "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    const files = diffEntries(base, sha, 300);
+    const sum = (field: string) =>
+      files.reduce((total, file) => total + Number(file[field] ?? 0), 0);
+    return {
+      status: 200,
+      body: {
+        ...commitJson(commit),
+        stats: { additions: sum("additions"), deletions: sum("deletions"), total: sum("changes") },
+        files,
+      },
+    };
+  }
+
   /** `GET /contents/{path}?ref=`: a file (base64, wrapped as GitHub wraps it) or a folder. */
   function contentsAnswer(path: string, call: Call): Answer {
     const ref = call.query.get("ref") ?? defaultBranch;
@@ -1520,6 +1541,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     workflowRuns: `${DOCS}/actions/workflow-runs#list-workflow-runs-for-a-workflow`,
     rerunFailed: `${DOCS}/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run`,
     compare: `${DOCS}/commits/commits#compare-two-commits`,
+    commit: `${DOCS}/commits/commits#get-a-commit`,
     contents: `${DOCS}/repos/contents#get-repository-content`,
   };
 
@@ -2018,6 +2040,13 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       docs: docs.compare,
       needs: ["contents", "read"],
       answer: (call) => compareAnswer(call.params.basehead ?? "", call),
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/commits/{ref}",
+      docs: docs.commit,
+      needs: ["contents", "read"],
+      answer: (call) => commitAnswer(call.params.ref ?? ""),
     },
     {
       method: "GET",
