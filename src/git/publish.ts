@@ -4,10 +4,10 @@
  * requester as co-author, catches up with origin and pushes the thread's branch with a lease.
  * Opening the pull request is not done here.
  */
-import { Buffer } from "node:buffer";
 import { PitcrewError } from "../errors.ts";
 import type { Person } from "../domain/task.ts";
 import { fetchBranches } from "./branch.ts";
+import { unquotePath } from "./diff.ts";
 import { git, originEnv } from "./git.ts";
 import { scanStagedFiles } from "./secret-files.ts";
 import { scanForSecrets } from "./secret-scan.ts";
@@ -87,30 +87,6 @@ export function coAuthorTrailer(person: Person): string {
 
 export function workflowFiles(files: readonly string[]): string[] {
   return files.filter((file) => file.startsWith(WORKFLOWS));
-}
-
-/** A path as `git diff` prints it: C-quoted (octal bytes, \t, \", \\) when it has odd characters. */
-function unquotePath(path: string): string {
-  if (!path.startsWith('"')) return path;
-  const escapes: Record<string, number> = { t: 9, n: 10, r: 13, '"': 34, "\\": 92 };
-  const bytes: number[] = [];
-  for (let index = 1; index < path.length - 1; index++) {
-    const char = path[index] ?? "";
-    if (char !== "\\") {
-      bytes.push(...Buffer.from(char));
-      continue;
-    }
-    const octal = /^[0-7]{3}/.exec(path.slice(index + 1));
-    if (octal) {
-      bytes.push(parseInt(octal[0], 8));
-      index += 3;
-    } else {
-      const next = path[index + 1] ?? "";
-      bytes.push(escapes[next] ?? next.charCodeAt(0));
-      index += 1;
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
 }
 
 /**
