@@ -34,6 +34,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "cli-start", load: () => import("./cli-start.ts") },
   { name: "secret-scan", load: () => import("./secret-scan.ts") },
   { name: "notes-scrub", load: () => import("./notes-scrub.ts") },
+  { name: "ci-repair", load: () => import("./ci-repair.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {

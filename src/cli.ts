@@ -39,6 +39,13 @@ commands:
       cache hits and input cost with sending the whole history (o200k counts, OpenAI's prefix
       cache rule). Default window 128000, policy naive.
       Exit status: 0 done, 1 a file could not be read or replayed, 2 bad usage.
+
+  logs excerpt [--max-tokens N] [--json] FILE
+      What CI repair would show the agent of a failed job: the error lines by per-tool rules
+      with their context, within N tokens (default 8000), the failing tests and the first
+      error, from a saved job log, a run's log zip or a JUnit report. --json prints
+      { "excerpt", "failing_tests", "first_error" }.
+      Exit status: 0 done, 1 the file could not be read as any of them, 2 bad usage.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -46,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "run") return (await import("./commands/run.ts")).runCommand(rest);
   if (command === "sandbox") return (await import("./commands/sandbox.ts")).sandboxCommand(rest);
   if (command === "context") return (await import("./commands/context.ts")).contextCommand(rest);
+  if (command === "logs") return (await import("./commands/logs.ts")).logsCommand(rest);
   if (command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE);
     return 0;

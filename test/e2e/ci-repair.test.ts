@@ -6,156 +6,16 @@
  * request and its proof, the comments, the re-run, the job summary and the outputs.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { needsBwrap } from "../support/bwrap.ts";
-import { BUGGY_LINE, FIXED_LINE, fixtureGit } from "../support/fixture-repo.ts";
-import type { FakeRunSpec } from "../support/github-server.ts";
+import { fixtureGit } from "../support/fixture-repo.ts";
 import { callTools, say } from "../support/model-server.ts";
 import type { Turn } from "../support/model-server.ts";
-import { workflowRunPayload } from "../support/payloads.ts";
 import { runAction } from "./harness.ts";
-import type { World } from "./harness.ts";
+import { CI_PATH, NETWORK_FAILURE, REPAIR, failedRun, withWorkflow } from "./ci-scenes.ts";
 import { REQUESTER, args, closeWorlds, originBranches, world } from "./scenes.ts";
 
 after(closeWorlds);
-
-const CI_PATH = ".github/workflows/ci.yml";
-const CI_WORKFLOW = `name: CI
-on: [push]
-jobs:
-  test:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - name: Run the tests
-        run: node calc.test.js
-`;
-
-/** The repository with its CI workflow committed, as the failing commit has it. */
-function withWorkflow(repo: string): void {
-  mkdirSync(join(repo, ".github", "workflows"), { recursive: true });
-  writeFileSync(join(repo, CI_PATH), CI_WORKFLOW);
-  fixtureGit(repo, "add", ".");
-  fixtureGit(repo, "commit", "-q", "-m", "CI runs the tests");
-}
-
-/** A job log as the runner writes it: BOM, timestamps, groups, the runner's last word. */
-function jobLog(lines: readonly string[]): string {
-  const at = (second: number): string =>
-    `2026-12-02T10:00:${String(second).padStart(2, "0")}.1234567Z`;
-  const body = [
-    "##[group]Run actions/checkout@v4",
-    "with:",
-    "  repository: Codertocat/Hello-World",
-    "##[endgroup]",
-    "Syncing repository: Codertocat/Hello-World",
-    "##[group]Run node calc.test.js",
-    "\u001b[36;1mnode calc.test.js\u001b[0m",
-    "shell: /usr/bin/bash -e {0}",
-    "##[endgroup]",
-    ...lines,
-    "##[error]Process completed with exit code 1.",
-  ];
-  return `\ufeff${body.map((line, index) => `${at(index)} ${line}`).join("\n")}\n`;
-}
-
-const ASSERTION_FAILURE = [
-  "node:assert:128",
-  "  throw new AssertionError(obj);",
-  "  ^",
-  "",
-  "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
-  "",
-  "-1 !== 5",
-  "",
-  "    at file:///home/runner/work/Hello-World/Hello-World/calc.test.js:3:8",
-  "  code: 'ERR_ASSERTION',",
-  "Node.js v24.11.0",
-];
-
-const NETWORK_FAILURE = [
-  "npm error code ENOTFOUND",
-  "npm error network request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org",
-];
-
-/** The failed run on the fake, at the branch's head, and the payload GitHub sends for it. */
-function failedRun(
-  made: World,
-  options: { id: number; branch?: string; log?: readonly string[]; headRepository?: string },
-): { payload: unknown; sha: string } {
-  const branch = options.branch ?? "main";
-  const sha = fixtureGit(made.origin, "rev-parse", branch);
-  const spec: FakeRunSpec = {
-    id: options.id,
-    path: CI_PATH,
-    event: "push",
-    headBranch: branch,
-    headSha: sha,
-    actor: REQUESTER.login,
-    ...(options.headRepository === undefined ? {} : { headRepository: options.headRepository }),
-    attempts: [
-      {
-        jobs: [
-          {
-            name: "test",
-            conclusion: "failure",
-            steps: [
-              { name: "Set up job", conclusion: "success" },
-              { name: "Run actions/checkout@v4", conclusion: "success" },
-              { name: "Run the tests", conclusion: "failure" },
-            ],
-            log: jobLog(options.log ?? ASSERTION_FAILURE),
-          },
-        ],
-      },
-    ],
-  };
-  made.github.addRun(spec);
-  const payload = workflowRunPayload({ branch, headRepository: options.headRepository }) as {
-    repository: Record<string, unknown> & { owner: Record<string, unknown> };
-    workflow_run: Record<string, unknown>;
-  };
-  const actor = {
-    ...(payload.workflow_run.actor as object),
-    login: REQUESTER.login,
-    id: REQUESTER.id,
-    type: "User",
-  };
-  Object.assign(payload.workflow_run, {
-    id: options.id,
-    name: "CI",
-    path: CI_PATH,
-    head_sha: sha,
-    event: "push",
-    actor,
-    triggering_actor: actor,
-  });
-  const fullName = `${made.github.owner}/${made.github.repo}`;
-  if (options.headRepository === undefined) {
-    (payload.workflow_run.head_repository as Record<string, unknown>).full_name = fullName;
-  }
-  Object.assign(payload.repository, {
-    name: made.github.repo,
-    full_name: fullName,
-    default_branch: "main",
-    owner: { ...payload.repository.owner, login: made.github.owner },
-  });
-  return { payload, sha };
-}
-
-const REPAIR: readonly Turn[] = [
-  callTools([{ name: "bash", arguments: args({ command: "node calc.test.js" }) }]),
-  callTools([
-    {
-      name: "edit",
-      arguments: args({ path: "calc.js", old_string: BUGGY_LINE, new_string: FIXED_LINE }),
-    },
-  ]),
-  callTools([{ name: "bash", arguments: args({ command: "node calc.test.js" }) }]),
-  say("Make add() add again\nClass: code\n\nadd() subtracted; calc.test.js passes now."),
-];
 
 describe("CI repair with the built action", needsBwrap(), () => {
   test("red reproduced, the fix green ×3, a PR into the failing branch with the proof; the same event again does nothing", async () => {
