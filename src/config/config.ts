@@ -2,6 +2,7 @@
  * The one typed `Config` a run works from: the action's inputs merged over the repository's
  * `.github/pitcrew.yml` merged over the defaults below. Built once, before anything changes.
  */
+import type { FailureClass, RepairCaps } from "../domain/ci.ts";
 import type { SandboxSettings } from "../sandbox/policy.ts";
 
 export interface Config {
@@ -44,7 +45,46 @@ export interface Config {
   instructions: string;
   /** Command prefixes the agent may not run. */
   deny: string[];
+  /** Failing-CI repair (`ci-repair:` in `.github/pitcrew.yml` only). */
+  ciRepair: CiRepairSettings;
 }
+
+/** A person's class for a kind of failure, over the harness's and the agent's own. */
+export interface ClassifyRule {
+  /**
+   * A piece of the first error line or of a failing test's id, as written; `/source/flags` is a
+   * regular expression instead (classifyPattern).
+   */
+  match: string;
+  class: FailureClass;
+}
+
+export interface CiRepairSettings {
+  /**
+   * The head branches whose failed runs are repaired, as globs: `*` within one name, `**` across
+   * `/` too (`**` alone: every branch).
+   */
+  branches: string[];
+  caps: RepairCaps;
+  /** A failed run of a fork's head: left alone, or answered with a comment (never a fix). */
+  forks: "ignore" | "comment";
+  /** A flaky failure gets one re-run of its failed jobs. */
+  rerunFlaky: boolean;
+  /** Green runs of the failing step after the fix that a ready pull request needs. */
+  proofRuns: number;
+  /** Checked in order; the first that matches decides. */
+  classify: ClassifyRule[];
+}
+
+/** What `ci-repair` is without the file saying otherwise; load.ts copies it, never shares it. */
+export const CI_REPAIR_DEFAULTS: CiRepairSettings = {
+  branches: ["**"],
+  caps: { perHeadSha: 1, perBranch: 3, perSignature: 2, dollarsPerSignature: 5 },
+  forks: "ignore",
+  rerunFlaky: true,
+  proofRuns: 3,
+  classify: [],
+};
 
 export const DEFAULTS = {
   model: "gpt-4.1",

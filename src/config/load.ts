@@ -3,8 +3,8 @@
  * which wins over `DEFAULTS`. `buildConfig` is the pure merge; `loadConfig` reads the repository's
  * side and merges, once, before anything changes.
  */
-import { DEFAULTS } from "./config.ts";
-import type { Config } from "./config.ts";
+import { CI_REPAIR_DEFAULTS, DEFAULTS } from "./config.ts";
+import type { CiRepairSettings, Config } from "./config.ts";
 import type { ActionInputs } from "./inputs.ts";
 import type { RepoConfig } from "./repo-config.ts";
 import { readRepositorySetup } from "./repository.ts";
@@ -14,6 +14,24 @@ import { DEFAULT_SETTINGS } from "../sandbox/policy.ts";
 /** A budget of 0 means no budget. */
 function budget(value: number | undefined): number | undefined {
   return value === 0 ? undefined : value;
+}
+
+/** The file's `ci-repair:` over CI_REPAIR_DEFAULTS (only the file sets these), copied. */
+function ciRepairSettings(file: RepoConfig["ci-repair"]): CiRepairSettings {
+  const defaults = CI_REPAIR_DEFAULTS;
+  return {
+    branches: [...(file?.branches ?? defaults.branches)],
+    caps: {
+      perHeadSha: file?.["attempts-per-sha"] ?? defaults.caps.perHeadSha,
+      perBranch: file?.["attempts-per-branch"] ?? defaults.caps.perBranch,
+      perSignature: file?.["attempts-per-signature"] ?? defaults.caps.perSignature,
+      dollarsPerSignature: file?.["dollars-per-signature"] ?? defaults.caps.dollarsPerSignature,
+    },
+    forks: file?.forks ?? defaults.forks,
+    rerunFlaky: file?.["rerun-flaky"] ?? defaults.rerunFlaky,
+    proofRuns: file?.["proof-runs"] ?? defaults.proofRuns,
+    classify: (file?.classify ?? defaults.classify).map((rule) => ({ ...rule })),
+  };
 }
 
 /** Merges what the workflow set over the repository's file over the defaults. */
@@ -62,6 +80,7 @@ export function buildConfig(
     retentionDays: inputs.retentionDays ?? repoConfig["retention-days"] ?? DEFAULTS.retentionDays,
     instructions,
     deny: repoConfig.permissions.deny,
+    ciRepair: ciRepairSettings(repoConfig["ci-repair"]),
   };
 }
 

@@ -7,10 +7,14 @@ import { LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { PitcrewError } from "../errors.ts";
 import { patternProblem } from "../sandbox/protected-paths.ts";
+import type { FailureClass } from "../domain/ci.ts";
 import {
   ABOVE_ZERO,
+  BRANCH_PATTERN,
   BRANCH_PREFIX,
   BUDGET,
+  CLASSIFY_MATCH,
+  FAILURE_ATTEMPTS,
   FLAG_TAKES,
   WHOLE_ABOVE_ZERO,
   WHOLE_BUDGET,
@@ -38,6 +42,9 @@ const INPUT_ONLY = [
   "allowed-bots",
 ];
 
+/** Input-only settings people look for inside a section: who may trigger a CI repair. */
+const INPUT_ONLY_IN: Record<string, string[]> = { "ci-repair": ["allowed-bots"] };
+
 function numberSetting(rule: Rule<number>) {
   return z
     .number({ error: `takes ${rule.takes}` })
@@ -48,6 +55,56 @@ function numberSetting(rule: Rule<number>) {
 }
 
 const flagSetting = z.boolean({ error: `takes ${FLAG_TAKES}` }).optional();
+
+function stringSetting(rule: Rule<string>) {
+  return z
+    .string({ error: `takes ${rule.takes}` })
+    .refine((value) => rule.problem(value) === undefined, {
+      error: (issue) => complaint(rule, issue.input as string),
+    });
+}
+
+const CLASSES: { [Class in FailureClass]: Class } = {
+  code: "code",
+  flaky: "flaky",
+  infrastructure: "infrastructure",
+  configuration: "configuration",
+};
+
+/** Failing-CI repair; the caps are the ledger's (ci/ledger.ts), the rest the repair's. */
+const CiRepairSchema = z
+  .object({
+    /** Head branches whose failed runs are repaired: names or globs (`release/*`, `**`). */
+    branches: z
+      .array(stringSetting(BRANCH_PATTERN), {
+        error: `takes a list, each ${BRANCH_PATTERN.takes}`,
+      })
+      .min(1, { error: "takes a list of at least one branch or glob (** for every branch)" })
+      .optional(),
+    "attempts-per-sha": numberSetting(FAILURE_ATTEMPTS),
+    "attempts-per-branch": numberSetting(WHOLE_ABOVE_ZERO),
+    "attempts-per-signature": numberSetting(FAILURE_ATTEMPTS),
+    /** US dollars spent on one failure at most, across all its attempts. */
+    "dollars-per-signature": numberSetting(ABOVE_ZERO),
+    forks: z.enum(["ignore", "comment"], { error: "takes ignore or comment" }).optional(),
+    "rerun-flaky": flagSetting,
+    "proof-runs": numberSetting(WHOLE_ABOVE_ZERO),
+    /** The person's class for failures the first error or a failing test id names. */
+    classify: z
+      .array(
+        z
+          .object({
+            match: stringSetting(CLASSIFY_MATCH),
+            class: z.enum(CLASSES, {
+              error: "takes code, flaky, infrastructure or configuration",
+            }),
+          })
+          .strict(),
+        { error: "takes a list of { match, class } entries" },
+      )
+      .optional(),
+  })
+  .strict();
 
 const RepoConfigSchema = z
   .object({
@@ -60,12 +117,7 @@ const RepoConfigSchema = z
     "cost-budget": numberSetting(BUDGET),
     /** Prompt + completion tokens; 0: no token budget. */
     "token-budget": numberSetting(WHOLE_BUDGET),
-    "branch-prefix": z
-      .string({ error: `takes ${BRANCH_PREFIX.takes}` })
-      .refine((value) => BRANCH_PREFIX.problem(value) === undefined, {
-        error: (issue) => complaint(BRANCH_PREFIX, issue.input as string),
-      })
-      .optional(),
+    "branch-prefix": stringSetting(BRANCH_PREFIX).optional(),
     draft: flagSetting,
     "allow-workflow-changes": flagSetting,
     /**
@@ -94,6 +146,7 @@ const RepoConfigSchema = z
       })
       .strict()
       .default({ deny: [] }),
+    "ci-repair": CiRepairSchema.optional(),
   })
   .strict();
 
@@ -119,17 +172,16 @@ export function parseRepoConfig(text: string, source = REPO_CONFIG_PATH): RepoCo
   const path = issue?.path ?? [];
   const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
   const keyPath = unknownKey === undefined ? path : [...path, unknownKey];
-  const node = document.getIn(keyPath.map(String), true) as
-    { range?: [number, number] } | undefined;
   const keyNode =
     unknownKey === undefined ? undefined : findKeyOffset(document, path.map(String), unknownKey);
-  const offset = keyNode ?? node?.range?.[0];
+  const offset = keyNode ?? nodeOffset(document, keyPath.map(String));
   const where = offset === undefined ? "" : ` line ${lineCounter.linePos(offset).line}`;
   const name = keyPath.join(".") || "(top level)";
-  if (unknownKey !== undefined && path.length === 0 && INPUT_ONLY.includes(unknownKey)) {
+  const inputOnly = path.length === 0 ? INPUT_ONLY : (INPUT_ONLY_IN[path.join(".")] ?? []);
+  if (unknownKey !== undefined && inputOnly.includes(unknownKey)) {
     throw new PitcrewError(
       "config-invalid",
-      `${source}${where}: ${name}: only the workflow sets this. Remove it here and set it as the action input '${name}' under with: instead.`,
+      `${source}${where}: ${name}: only the workflow sets this. Remove it here and set it as the action input '${unknownKey}' under with: instead.`,
     );
   }
   const detail = unknownKey === undefined ? issue?.message : "not a setting pitcrew knows";
@@ -137,6 +189,22 @@ export function parseRepoConfig(text: string, source = REPO_CONFIG_PATH): RepoCo
     "config-invalid",
     `${source}${where}: ${name}: ${detail}. Fix or remove it.`,
   );
+}
+
+/**
+ * Where the value at `path` starts; for a key that is missing (a required one), where the
+ * nearest value above it that is there starts.
+ */
+function nodeOffset(
+  document: ReturnType<typeof parseDocument>,
+  path: string[],
+): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = document.getIn(path.slice(0, depth), true) as
+      { range?: [number, number] } | undefined;
+    if (node?.range) return node.range[0];
+  }
+  return undefined;
 }
 
 function findKeyOffset(

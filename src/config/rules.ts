@@ -3,6 +3,8 @@
  * the action's inputs (inputs.ts) and `.github/pitcrew.yml` (repo-config.ts), so the two say the
  * same thing about the same mistake. Pure; reading and merging happen elsewhere.
  */
+import { LEDGER_BOUNDS } from "../ci/ledger.ts";
+import { classifyPattern } from "./ci-repair.ts";
 
 export interface Rule<T> {
   /** What the setting takes, completing "Input 'max-turns' takes …". */
@@ -38,6 +40,15 @@ export const DISK_RESERVE = numberRule(
   (value) => Number.isInteger(value) && value >= 0,
 );
 
+/**
+ * Caps that count one failure's attempts (`attempts-per-sha`, `attempts-per-signature`): the
+ * ledger keeps a failure's last LEDGER_BOUNDS.attempts, so a higher cap would never be reached.
+ */
+export const FAILURE_ATTEMPTS = numberRule(
+  `a whole number from 1 to ${LEDGER_BOUNDS.attempts}`,
+  (value) => Number.isInteger(value) && value >= 1 && value <= LEDGER_BOUNDS.attempts,
+);
+
 export const FLAG_TAKES = "true or false";
 
 /** A branch name like the ones pitcrew makes (`issue-<N>`, `pr-<N>`, `task-<run>`), to try a prefix on. */
@@ -51,6 +62,29 @@ export const BRANCH_PREFIX: Rule<string> = {
   takes: "the start of a git branch name, such as pitcrew/",
   problem: (prefix) =>
     prefix === "" ? "it may not be empty" : branchNameProblem(`${prefix}${SAMPLE_BRANCH}`),
+};
+
+/**
+ * A `ci-repair.branches` entry: a branch name, or a glob with `*` and `**` (config/ci-repair.ts)
+ * that could match one — git's rules on the name with each `*` read as a letter.
+ */
+export const BRANCH_PATTERN: Rule<string> = {
+  takes: "a branch name or a glob (* within a name, ** across /)",
+  problem: (pattern) => {
+    if (pattern === "") return "it may not be empty";
+    if (pattern.startsWith("!")) return "no negation with !: list the branches to repair";
+    if (/[?[\]]/.test(pattern)) return "the only wildcards are * and **";
+    return branchNameProblem(pattern.replace(/\*/g, "x"));
+  },
+};
+
+/** A `ci-repair.classify` entry's `match`. */
+export const CLASSIFY_MATCH: Rule<string> = {
+  takes: "a piece of the first error or of a failing test's id, or /a regular expression/",
+  problem: (match) => {
+    const pattern = classifyPattern(match);
+    return typeof pattern === "object" && "problem" in pattern ? pattern.problem : undefined;
+  },
 };
 
 /** Besides control characters and space: DEL and the characters git gives a meaning in revisions. */

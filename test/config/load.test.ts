@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { DEFAULTS } from "../../src/config/config.ts";
+import { CI_REPAIR_DEFAULTS, DEFAULTS } from "../../src/config/config.ts";
 import type { Config } from "../../src/config/config.ts";
 import type { ActionInputs } from "../../src/config/inputs.ts";
 import { buildConfig, loadConfig } from "../../src/config/load.ts";
@@ -146,6 +146,54 @@ describe("buildConfig", () => {
     assert.deepEqual(config.deny, ["npm publish"]);
   });
 
+  test("ci-repair: the defaults the issue names, without the file saying otherwise", () => {
+    assert.deepEqual(buildConfig(CREDENTIALS, EMPTY_REPO_CONFIG, "").ciRepair, {
+      branches: ["**"],
+      caps: { perHeadSha: 1, perBranch: 3, perSignature: 2, dollarsPerSignature: 5 },
+      forks: "ignore",
+      rerunFlaky: true,
+      proofRuns: 3,
+      classify: [],
+    });
+  });
+
+  test("ci-repair: each key of the file's section over its default, the rest kept", () => {
+    const full = parseRepoConfig(
+      [
+        "ci-repair:",
+        "  branches: [main, 'release/*']",
+        "  attempts-per-sha: 2",
+        "  attempts-per-branch: 6",
+        "  attempts-per-signature: 4",
+        "  dollars-per-signature: 1.5",
+        "  forks: comment",
+        "  rerun-flaky: false",
+        "  proof-runs: 1",
+        "  classify:",
+        "    - { match: ENOSPC, class: infrastructure }",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(buildConfig(CREDENTIALS, full, "").ciRepair, {
+      branches: ["main", "release/*"],
+      caps: { perHeadSha: 2, perBranch: 6, perSignature: 4, dollarsPerSignature: 1.5 },
+      forks: "comment",
+      rerunFlaky: false,
+      proofRuns: 1,
+      classify: [{ match: "ENOSPC", class: "infrastructure" }],
+    });
+    const one = buildConfig(CREDENTIALS, parseRepoConfig("ci-repair:\n  proof-runs: 5\n"), "");
+    assert.deepEqual(one.ciRepair, { ...CI_REPAIR_DEFAULTS, proofRuns: 5 });
+  });
+
+  test("ci-repair: a run's settings are its own; changing them leaves the defaults", () => {
+    const config = buildConfig(CREDENTIALS, EMPTY_REPO_CONFIG, "");
+    config.ciRepair.branches.push("main");
+    config.ciRepair.caps.perBranch = 99;
+    assert.deepEqual(CI_REPAIR_DEFAULTS.branches, ["**"]);
+    assert.equal(CI_REPAIR_DEFAULTS.caps.perBranch, 3);
+  });
+
   test("no API key: a named error saying how to pass the secret", () => {
     assert.throws(
       () => buildConfig({ githubToken: "ghs_test" }, EMPTY_REPO_CONFIG, ""),
@@ -174,7 +222,7 @@ describe("loadConfig", () => {
   mkdirSync(join(fixture.repo, ".github"));
   writeFileSync(
     join(fixture.repo, ".github", "pitcrew.yml"),
-    "max-turns: 20\ndraft: true\ninstructions: Keep the changelog.\n",
+    "max-turns: 20\ndraft: true\ninstructions: Keep the changelog.\nci-repair:\n  attempts-per-branch: 4\n",
   );
   writeFileSync(join(fixture.repo, "AGENTS.md"), "Run npm test.\n");
   fixtureGit(fixture.repo, "add", ".");
@@ -196,6 +244,8 @@ describe("loadConfig", () => {
     assert.equal(config.draft, true);
     assert.equal(config.timeBudgetMinutes, DEFAULTS.timeBudgetMinutes);
     assert.equal(config.instructions, "Run npm test.\n\nKeep the changelog.");
+    assert.equal(config.ciRepair.caps.perBranch, 4);
+    assert.equal(config.ciRepair.caps.perHeadSha, CI_REPAIR_DEFAULTS.caps.perHeadSha);
   });
 
   test("a base that is not a commit is a named error, not an empty setup", async () => {

@@ -166,3 +166,141 @@ describe("parseRepoConfig: protected paths", () => {
     );
   });
 });
+
+describe("parseRepoConfig: ci-repair", () => {
+  test("every setting, by its kebab-case key", () => {
+    const config = parseRepoConfig(
+      [
+        "ci-repair:",
+        "  branches: [main, 'release/**']",
+        "  attempts-per-sha: 2",
+        "  attempts-per-branch: 5",
+        "  attempts-per-signature: 3",
+        "  dollars-per-signature: 2.5",
+        "  forks: comment",
+        "  rerun-flaky: false",
+        "  proof-runs: 5",
+        "  classify:",
+        "    - match: /ETIMEDOUT|ECONNRESET/i",
+        "      class: infrastructure",
+        "    - match: tests/e2e/",
+        "      class: flaky",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(config["ci-repair"], {
+      branches: ["main", "release/**"],
+      "attempts-per-sha": 2,
+      "attempts-per-branch": 5,
+      "attempts-per-signature": 3,
+      "dollars-per-signature": 2.5,
+      forks: "comment",
+      "rerun-flaky": false,
+      "proof-runs": 5,
+      classify: [
+        { match: "/ETIMEDOUT|ECONNRESET/i", class: "infrastructure" },
+        { match: "tests/e2e/", class: "flaky" },
+      ],
+    });
+  });
+
+  test("an empty section is no settings", () => {
+    assert.deepEqual(parseRepoConfig("ci-repair: {}\n")["ci-repair"], {});
+  });
+
+  const bad: [text: string, pattern: RegExp][] = [
+    [
+      "ci-repair:\n  attempts-per-sha: 0\n",
+      /line 2: ci-repair\.attempts-per-sha: takes a whole number from 1 to 10\. Fix or remove it\.$/,
+    ],
+    // The ledger keeps a failure's last 10 attempts: a cap of 11 would never be reached.
+    [
+      "ci-repair:\n  attempts-per-signature: 11\n",
+      /line 2: ci-repair\.attempts-per-signature: takes a whole number from 1 to 10/,
+    ],
+    [
+      "ci-repair:\n  attempts-per-branch: 1.5\n",
+      /line 2: ci-repair\.attempts-per-branch: takes a whole number above 0/,
+    ],
+    [
+      "ci-repair:\n  dollars-per-signature: 0\n",
+      /line 2: ci-repair\.dollars-per-signature: takes a number above 0/,
+    ],
+    [
+      '# repair\nci-repair:\n  dollars-per-signature: "5"\n',
+      /line 3: ci-repair\.dollars-per-signature: takes a number above 0/,
+    ],
+    ["ci-repair:\n  forks: allow\n", /line 2: ci-repair\.forks: takes ignore or comment/],
+    ["ci-repair:\n  rerun-flaky: maybe\n", /line 2: ci-repair\.rerun-flaky: takes true or false/],
+    [
+      "ci-repair:\n  proof-runs: 0\n",
+      /line 2: ci-repair\.proof-runs: takes a whole number above 0/,
+    ],
+    [
+      "ci-repair:\n  branches: main\n",
+      /line 2: ci-repair\.branches: takes a list, each a branch name or a glob/,
+    ],
+    [
+      "ci-repair:\n  branches: []\n",
+      /line 2: ci-repair\.branches: takes a list of at least one branch or glob \(\*\* for every branch\)/,
+    ],
+    [
+      "ci-repair:\n  branches:\n    - main\n    - '!dev'\n",
+      /line 4: ci-repair\.branches\.1: takes a branch name or a glob .*\(no negation with !: list the branches to repair\)/,
+    ],
+    [
+      "ci-repair:\n  branches:\n    - release/v?\n",
+      /line 3: ci-repair\.branches\.0: .*\(the only wildcards are \* and \*\*\)/,
+    ],
+    ["ci-repair:\n  branches:\n    - a..b\n", /line 3: ci-repair\.branches\.0: .*\(no '\.\.'\)/],
+    [
+      "draft: true\nci-repair:\n  branches:\n    - main\n    - 42\n",
+      /line 5: ci-repair\.branches\.1: takes a branch name or a glob/,
+    ],
+    [
+      "ci-repair:\n  classify:\n    - match: '/[a/'\n      class: flaky\n",
+      /line 3: ci-repair\.classify\.0\.match: .*\(not a regular expression: \/\[a\/: Unterminated character class\)/,
+    ],
+    [
+      "ci-repair:\n  classify:\n    - match: /timeout/g\n      class: flaky\n",
+      /line 3: ci-repair\.classify\.0\.match: .*\(the flags after \/ may be i, m, s and u\)/,
+    ],
+    [
+      "ci-repair:\n  classify:\n    - match: ''\n      class: flaky\n",
+      /line 3: ci-repair\.classify\.0\.match: .*\(it may not be empty\)/,
+    ],
+    [
+      "ci-repair:\n  classify:\n    - match: ENOSPC\n      class: disk\n",
+      /line 4: ci-repair\.classify\.0\.class: takes code, flaky, infrastructure or configuration/,
+    ],
+    // A missing key is placed at its entry.
+    [
+      "ci-repair:\n  classify:\n    - match: x\n      class: code\n    - class: flaky\n",
+      /line 5: ci-repair\.classify\.1\.match: takes a piece of the first error/,
+    ],
+    [
+      "ci-repair:\n  classify:\n    - match: x\n      class: flaky\n      why: y\n",
+      /line 5: ci-repair\.classify\.0\.why: not a setting pitcrew knows/,
+    ],
+    [
+      "ci-repair:\n  classify: ENOSPC\n",
+      /line 2: ci-repair\.classify: takes a list of \{ match, class \} entries/,
+    ],
+    ["ci-repair:\n  attempts: 3\n", /line 2: ci-repair\.attempts: not a setting pitcrew knows/],
+    ["draft: true\nci-repair: true\n", /line 2: ci-repair: .*expected object/],
+  ];
+  for (const [text, pattern] of bad) {
+    test(`refused with key and line: ${JSON.stringify(text)}`, () => {
+      assert.throws(() => parseRepoConfig(text), invalid(pattern));
+    });
+  }
+
+  test("allowed-bots under ci-repair: the workflow's to set, as the action input", () => {
+    assert.throws(
+      () => parseRepoConfig("ci-repair:\n  proof-runs: 2\n  allowed-bots: ['renovate[bot]']\n"),
+      invalid(
+        /^\.github\/pitcrew\.yml line 3: ci-repair\.allowed-bots: only the workflow sets this\. Remove it here and set it as the action input 'allowed-bots' under with: instead\.$/,
+      ),
+    );
+  });
+});

@@ -2,9 +2,13 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { describe, test } from "node:test";
+import { LEDGER_BOUNDS } from "../../src/ci/ledger.ts";
 import {
+  BRANCH_PATTERN,
   BRANCH_PREFIX,
   BUDGET,
+  CLASSIFY_MATCH,
+  FAILURE_ATTEMPTS,
   WHOLE_ABOVE_ZERO,
   branchNameProblem,
   complaint,
@@ -80,5 +84,33 @@ describe("rules", () => {
     assert.equal(complaint(WHOLE_ABOVE_ZERO, Number.NaN), "takes a whole number above 0");
     assert.equal(complaint(BUDGET, 0), undefined);
     assert.equal(complaint(BUDGET, Infinity), "takes a number, 0 or more (0: no budget)");
+  });
+});
+
+describe("ci-repair rules", () => {
+  test("a cap on one failure's attempts stops where the ledger stops keeping them", () => {
+    assert.equal(LEDGER_BOUNDS.attempts, 10);
+    for (const value of [1, 2, 10]) assert.equal(complaint(FAILURE_ATTEMPTS, value), undefined);
+    for (const value of [0, 11, 1.5, Number.NaN]) {
+      assert.equal(complaint(FAILURE_ATTEMPTS, value), "takes a whole number from 1 to 10");
+    }
+  });
+
+  test("a branch pattern: a name git would take, with * and ** for wildcards", () => {
+    for (const pattern of ["main", "**", "release/*", "release/**", "feature-*", "v1.*"]) {
+      assert.equal(BRANCH_PATTERN.problem(pattern), undefined, pattern);
+    }
+    assert.equal(BRANCH_PATTERN.problem(""), "it may not be empty");
+    assert.match(BRANCH_PATTERN.problem("!main") ?? "", /no negation/);
+    assert.match(BRANCH_PATTERN.problem("v?") ?? "", /the only wildcards are \* and \*\*/);
+    assert.match(BRANCH_PATTERN.problem("[ab]") ?? "", /the only wildcards/);
+    assert.match(BRANCH_PATTERN.problem("a b") ?? "", /no spaces/);
+    assert.match(BRANCH_PATTERN.problem("release/") ?? "", /no '\/' at the start or end/);
+  });
+
+  test("a classify match: a substring, or a regular expression that compiles", () => {
+    assert.equal(CLASSIFY_MATCH.problem("ETIMEDOUT"), undefined);
+    assert.equal(CLASSIFY_MATCH.problem("/ETIMEDOUT|ECONNRESET/i"), undefined);
+    assert.match(complaint(CLASSIFY_MATCH, "/a(/") ?? "", /\(not a regular expression: /);
   });
 });
