@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUGGY_LINE, FIXED_LINE, fixtureGit } from "../support/fixture-repo.ts";
+import { REPO_ID } from "../support/github-server.ts";
 import type { FakeRunSpec } from "../support/github-server.ts";
 import { callTools, say } from "../support/model-server.ts";
 import type { Turn } from "../support/model-server.ts";
@@ -124,12 +125,19 @@ export function failedRun(
     event: "push",
     actor,
     triggering_actor: actor,
+    // When the run failed: now, as the fake's run was made.
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
   });
   const fullName = `${made.github.owner}/${made.github.repo}`;
   if (options.headRepository === undefined) {
-    (payload.workflow_run.head_repository as Record<string, unknown>).full_name = fullName;
+    Object.assign(payload.workflow_run.head_repository as Record<string, unknown>, {
+      id: REPO_ID,
+      full_name: fullName,
+    });
   }
   Object.assign(payload.repository, {
+    id: REPO_ID,
     name: made.github.repo,
     full_name: fullName,
     default_branch: "main",
