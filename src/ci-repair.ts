@@ -8,7 +8,7 @@
  * before, green after, a PR from `pitcrew/ci-<branch>` into the failing branch.
  */
 import * as core from "@actions/core";
-import type { Classified } from "./ci/classify.ts";
+import type { Classified } from "./domain/ci.ts";
 import { classifyFailure } from "./ci/classify.ts";
 import { recordAttempt, repairPlan, rerunOnCommit } from "./ci/ledger.ts";
 import type { CiRepairSettings } from "./config/config.ts";
@@ -23,7 +23,7 @@ import type {
 import { conclusionOf } from "./domain/ending.ts";
 import type { Conclusion } from "./domain/ending.ts";
 import { describeError } from "./errors.ts";
-import type { GitHubApi, Permission } from "./github/api.ts";
+import type { Permission } from "./github/api.ts";
 import type { CiApi } from "./github/ci.ts";
 import { setOutputs } from "./github/report.ts";
 import { knownSecrets, withholdSecrets } from "./git/secret-scan.ts";

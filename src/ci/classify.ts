@@ -5,16 +5,7 @@
  * what is left over is `code`, for the agent to look at; its answer's `Class:` line and the
  * repository's `ci-repair.classify` overrides have the last word (ci-repair.ts). Pure.
  */
-import type { FailureClass } from "../domain/ci.ts";
-
-/** A class and the evidence for it, as people read it in the job summary and the comment. */
-export interface Classified {
-  class: FailureClass;
-  /** Why, in a sentence: the signal and the line it was read from. */
-  because: string;
-  /** What a person does about it (only for the classes pitcrew does not fix). */
-  advice?: string;
-}
+import type { Classified, FailureClass } from "../domain/ci.ts";
 
 /** What the classifier reads of a failed run. */
 export interface ClassifySignals {

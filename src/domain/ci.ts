@@ -67,6 +67,15 @@ export interface Excerpt {
 /** What kind of failure it is; only `code` gets a fix pull request. */
 export type FailureClass = "code" | "flaky" | "infrastructure" | "configuration";
 
+/** A class and the evidence for it, as people read it in the job summary and the comment. */
+export interface Classified {
+  class: FailureClass;
+  /** Why, in a sentence: the signal and the line it was read from. */
+  because: string;
+  /** What a person does about it (only for the classes pitcrew does not fix). */
+  advice?: string;
+}
+
 /** A failure's identity across runs, jobs and branches. */
 export interface FailureSignature {
   /** A short stable hash of the normalised first error and the sorted failing tests. */

@@ -5,7 +5,7 @@
  * written by others: they appear only inside code spans and blocks, which GitHub renders as
  * they are (no mention, link or closing keyword works there).
  */
-import type { Classified } from "../ci/classify.ts";
+import type { Classified } from "../domain/ci.ts";
 import type { FailedRun, FailureSignature, ProofRun, Weakening } from "../domain/ci.ts";
 import type { PullLink } from "../domain/ending.ts";
 import { CI_WORDS } from "./ci-words.ts";

@@ -7,7 +7,7 @@
  * Every way out records the attempt in the thread's failure ledger.
  */
 import { CLASS_LINE } from "../../agent/ci-prompt.ts";
-import type { Classified } from "../../ci/classify.ts";
+import type { Classified } from "../../domain/ci.ts";
 import { LEDGER_NAME, recordAttempt } from "../../ci/ledger.ts";
 import { findWeakenings } from "../../ci/weakened.ts";
 import type {
@@ -139,7 +139,7 @@ export function ciDelivery(options: CiDeliveryOptions): DeliveryPort<ThreadWorks
 
   const base = threadDelivery({
     ...options,
-    issueTitle: async () => `CI: ${run.workflowName} failed on ${run.headBranch}`,
+    issueTitle: () => Promise.resolve(`CI: ${run.workflowName} failed on ${run.headBranch}`),
     beforeDeliver: async (_result, workspace) => {
       const diff = await repairDiff(workspace.path, workspace.baseSha);
       record.weakenings = findWeakenings(diff);
