@@ -112,7 +112,9 @@ export function ledgerBytes(ledger: FailureLedger): number {
 
 /**
  * The ledger in a restored notes state's `ledgers`, or the empty one when there is none yet. The
- * notes store checks it on restore already; this is the typed read, and refuses the same way.
+ * notes store keeps each ledger as it found it (store/notes.ts: `z.unknown()`, the shape is the
+ * owner's), so this is where it is checked: refused like the store refuses, `notes-invalid` with
+ * its path in state.json.
  */
 export function ledgerFromNotes(ledgers: Record<string, unknown>): FailureLedger {
   const stored = ledgers[LEDGER_NAME];
@@ -123,7 +125,9 @@ export function ledgerFromNotes(ledgers: Record<string, unknown>): FailureLedger
   const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
   const path = ["ledgers", LEDGER_NAME, ...(issue?.path ?? []).map(String)];
   if (unknownKey !== undefined) path.push(unknownKey);
-  const what = unknownKey === undefined ? (issue?.message ?? "invalid") : "not a known field";
+  // A record key's own message (`expected a failure key`) is under zod's "Invalid key in record".
+  const message = issue?.code === "invalid_key" ? issue.issues[0]?.message : issue?.message;
+  const what = unknownKey === undefined ? (message ?? "invalid") : "not a known field";
   throw new PitcrewError("notes-invalid", `state.json: ${path.join(".")}: ${what}`);
 }
 
