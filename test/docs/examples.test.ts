@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import { examples } from "../support/payloads.ts";
 import { parse, parseDocument } from "yaml";
-import { DEFAULTS } from "../../src/config/config.ts";
+import { CI_REPAIR_DEFAULTS, DEFAULTS } from "../../src/config/config.ts";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { parseEvent } from "../../src/triggers/event.ts";
@@ -158,6 +158,14 @@ function section(markdown: string, heading: string): string {
   assert.notEqual(start, -1, `no "## ${heading}" section`);
   const end = markdown.indexOf("\n## ", start + 1);
   return markdown.slice(start, end === -1 ? undefined : end);
+}
+
+/** The text between a `### heading` and the next heading of its level or above. */
+function subsection(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n### ${heading}\n`);
+  assert.notEqual(start, -1, `no "### ${heading}" section`);
+  const end = markdown.slice(start + 1).search(/\n#{2,3} /);
+  return markdown.slice(start, end === -1 ? undefined : start + 1 + end);
 }
 
 /** The body rows of the first Markdown table in `text`, as trimmed cells. */
@@ -438,6 +446,33 @@ describe("docs/action.md", () => {
       if (input !== "—") assert.ok(unquote(input!) in action.inputs, `${input} is not an input`);
     }
     assert.deepEqual(config.permissions.deny, ["npm publish", "git push"]);
+  });
+
+  test("the ci-repair section: its example is accepted, its table has each key and default", () => {
+    const part = subsection(page, "CI repair: `ci-repair`");
+    const example = yamlBlocks(part)[0] ?? "";
+    assert.ok(example.startsWith("# .github/pitcrew.yml\n"));
+    const settings = parseRepoConfig(example)["ci-repair"] ?? {};
+    const { caps } = CI_REPAIR_DEFAULTS;
+    const defaults: Record<string, string> = {
+      branches: `\`${JSON.stringify(CI_REPAIR_DEFAULTS.branches)}\``,
+      "attempts-per-sha": `\`${caps.perHeadSha}\``,
+      "attempts-per-branch": `\`${caps.perBranch}\``,
+      "attempts-per-signature": `\`${caps.perSignature}\``,
+      "dollars-per-signature": `\`${caps.dollarsPerSignature}\``,
+      forks: `\`${CI_REPAIR_DEFAULTS.forks}\``,
+      "rerun-flaky": `\`${CI_REPAIR_DEFAULTS.rerunFlaky}\``,
+      "proof-runs": `\`${CI_REPAIR_DEFAULTS.proofRuns}\``,
+      classify: "none",
+    };
+    const rows = tableRows(part);
+    assert.deepEqual(rows.map(([key]) => unquote(key!)).sort(), Object.keys(settings).sort());
+    for (const [key, shown] of rows) assert.equal(shown, defaults[unquote(key!)], key);
+    const [message] = [...part.matchAll(/```text\n([\s\S]*?)\n```/g)].map((match) => match[1]);
+    assert.throws(
+      () => parseRepoConfig(example.replace(/match: .*/, "match: '/[a/'")),
+      (error) => error instanceof Error && error.message === message,
+    );
   });
 
   test("every error the troubleshooting section names is one the source raises", () => {
