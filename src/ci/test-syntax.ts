@@ -187,8 +187,9 @@ export interface Declaration {
   name: string | undefined;
 }
 
+// Not after `function`: a helper of that name defined in a test folder declares no test.
 const JS_DECLARATION =
-  /(?<![\w$.])(?:t\.)?(?:it|test|describe|suite|context|specify|xit|xtest|xdescribe|xcontext|fit|fdescribe|fcontext)(?:\.\w+(?:\([^()]*\))?)*\s*\(\s*/;
+  /(?<![\w$.])(?<!\bfunction\s+)(?:t\.)?(?:it|test|describe|suite|context|specify|xit|xtest|xdescribe|xcontext|fit|fdescribe|fcontext)(?:\.\w+(?:\([^()]*\))?)*\s*\(\s*/;
 const PY_DECLARATION =
   /^\s*(?:async\s+)?def\s+(test\w*)\s*\(|^\s*class\s+(Test\w*|\w+(?=\s*\([^)]*TestCase))/;
 const GO_DECLARATION = /^func\s+(?:\([^)]*\)\s*)?((?:Test|Fuzz|Example)\w*)\s*\(|\.Run\(\s*(?=")/;
@@ -310,18 +311,26 @@ export function isAssertion(mask: string, language: TestLanguage): boolean {
   return ASSERTIONS[language].some((pattern) => pattern.test(mask));
 }
 
+/** The assertion calls themselves (not `toHaveBeenCalledWith(1, 1)`, which checks a call). */
+const ASSERT_CALL = String.raw`(?:assert\w*(?:\.\w+)*|self\.assert\w+|assert(?:_eq|_ne)?!|t\.(?:is|deepEqual|true|ok))`;
+
+const TRIVIAL: RegExp[] = [
+  // assert(true), assert.ok(1), assertTrue(true), assert!(true), expect(true).toBe(true).
+  new RegExp(
+    String.raw`^(?:${ASSERT_CALL}|expect)\(\s*(?:true|True|1|!0)\s*\)(?:\.(?:toBe|toEqual|toStrictEqual|toBeTruthy)\(\s*(?:true|1)?\s*\))?$`,
+  ),
+  /^assert\s+(?:True|1)\b(?:\s*,.*)?$/,
+  /^assert\s+(\S+)\s*==\s*\1$/,
+  // assert.equal(x, x), assert_eq!(a, a), self.assertEqual(v, v).
+  new RegExp(String.raw`^${ASSERT_CALL}\(\s*([^,()]+?)\s*,\s*\1\s*\)$`),
+  /^expect\(\s*([^()]+?)\s*\)\.(?:toBe|toEqual|toStrictEqual)\(\s*\1\s*\)$/,
+];
+
 /**
  * An assertion nothing can fail: of a literal truth (`expect(true).toBe(true)`, `assert True`,
  * `assert!(true)`) or of one thing equal to itself (`assert.equal(1, 1)`). It replaces nothing.
  */
 export function isTrivialAssertion(raw: string): boolean {
   const code = raw.replace(/\s+/g, " ").trim().replace(/;$/, "");
-  return (
-    /\(\s*(?:true|True|1|!0)\s*\)(?:\s*\.\s*(?:toBe|toEqual|toBeTruthy)\(\s*(?:true|1)?\s*\))?$/.test(
-      code,
-    ) ||
-    /^assert\s+(?:True|1)\b/.test(code) ||
-    /\(\s*([^,()]+?)\s*,\s*\1\s*\)(?:\s*\.\s*\w+\(\s*\))?$/.test(code) ||
-    /^expect\(\s*([^()]+?)\s*\)\.(?:toBe|toEqual|toStrictEqual)\(\s*\1\s*\)$/.test(code)
-  );
+  return TRIVIAL.some((pattern) => pattern.test(code));
 }

@@ -121,12 +121,16 @@ function gatherFile(gathered: Gathered, file: DiffFile, order: number, firstHunk
       }
     }
   }
-  if (oldPath !== undefined && newPath !== undefined && oldPath !== newPath) {
-    if (isTestFile(oldPath) && !isTestFile(newPath)) {
-      const text = shown(`${oldPath} → ${newPath}`);
-      gathered.found.push({ kind: "deleted-test", file: oldPath, line: 1, text, order });
-      return;
-    }
+  // Renamed to a name no runner collects (`a.test.js.bak`): its tests are gone, whatever it holds.
+  if (
+    oldPath !== undefined &&
+    newPath !== undefined &&
+    isTestFile(oldPath) &&
+    !isTestFile(newPath)
+  ) {
+    const text = shown(`${oldPath} → ${newPath}`);
+    gathered.found.push({ kind: "deleted-test", file: oldPath, line: 1, text, order });
+    return;
   }
   const path = newPath ?? oldPath;
   const language = path === undefined ? undefined : testLanguage(path);

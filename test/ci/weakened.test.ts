@@ -510,6 +510,14 @@ describe("findWeakenings: tests that moved or changed are not deleted", () => {
       expected: [],
     },
     {
+      name: "a helper named test() removed from a test folder",
+      before: {
+        "test/support/run.ts": "export function test(name: string) {\n  return name;\n}\n",
+      },
+      after: { "test/support/run.ts": "export const run = (name: string) => name;\n" },
+      expected: [],
+    },
+    {
       name: "a regex's .test() and a commented-out or quoted test removed",
       before: {
         "test/util.test.js":
@@ -745,6 +753,22 @@ describe("findWeakenings: removed assertions", () => {
       expected: ["removed-assertion test/add.test.ts:11 expect(add(-1, 1)).toBe(0);"],
     },
     {
+      name: "assertions of a thing equal to itself replace nothing",
+      before: { "test/slug.test.ts": NODE_TEST, "tests/test_calc.py": PYTEST },
+      after: {
+        "test/slug.test.ts": edit(
+          NODE_TEST,
+          'assert.equal(slug("a, b!"), "a-b");',
+          "assert.equal(1, 1);",
+        ),
+        "tests/test_calc.py": edit(PYTEST, "assert add(1, 2) == 3", "assert 3 == 3"),
+      },
+      expected: [
+        'removed-assertion test/slug.test.ts:10 assert.equal(slug("a, b!"), "a-b");',
+        "removed-assertion tests/test_calc.py:7 assert add(1, 2) == 3",
+      ],
+    },
+    {
       name: "chai: a should removed",
       before: { "test/a.spec.js": 'it("a", () => {\n  result.should.equal(3);\n  done();\n});\n' },
       after: { "test/a.spec.js": 'it("a", () => {\n  done();\n});\n' },
@@ -867,6 +891,18 @@ describe("findWeakenings: assertions changed, moved or never there", () => {
           edit(VITEST, "    expect(add(-1, 1)).toBe(0);\n", ""),
           "    expect(add(1, 2)).toBe(3);\n",
           "    expect(add(1, 2)).toBe(3);\n    expect(add(-1, 1)).toBe(0);\n",
+        ),
+      },
+      expected: [],
+    },
+    {
+      name: "an assertion changed to check a call, with the same argument twice",
+      before: { "test/add.test.ts": VITEST },
+      after: {
+        "test/add.test.ts": edit(
+          VITEST,
+          "expect(add(-1, 1)).toBe(0);",
+          "expect(spy).toHaveBeenCalledWith(1, 1);",
         ),
       },
       expected: [],
