@@ -34,6 +34,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "cli-start", load: () => import("./cli-start.ts") },
   { name: "secret-scan", load: () => import("./secret-scan.ts") },
   { name: "notes-scrub", load: () => import("./notes-scrub.ts") },
+  { name: "log-excerpt", load: () => import("./log-excerpt.ts") },
   { name: "ci-repair", load: () => import("./ci-repair.ts") },
 ];
 

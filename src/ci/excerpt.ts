@@ -21,7 +21,7 @@ const CONTEXT: Record<number, { before: number; after: number }> = {
   2: { before: 2, after: 8 },
   3: { before: 3, after: 12 },
 };
-/** Error lines taken at most: a log of thousands of failures is summed up by its first ones. */
+/** Error lines taken at most, per weight class: a log of thousands of failures is summed up by its first ones. */
 const MAX_ERRORS = 200;
 /** The end of the failed step shown when no rule matched. */
 const TAIL_LINES = 60;
@@ -115,7 +115,8 @@ function blockLines(log: JobLog, block: Block, seen: Map<string, number>): strin
 
 export function excerptLog(log: JobLog, options: ExcerptOptions = {}): Excerpt {
   const budget = options.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const errors: { index: number; weight: number }[] = [];
+  const heavy: { index: number; weight: number }[] = [];
+  const light: { index: number; weight: number }[] = [];
   const consoleTests: string[] = [];
   let firstIndex = -1;
   let firstWeight = 0;
@@ -127,8 +128,16 @@ export function excerptLog(log: JobLog, options: ExcerptOptions = {}): Excerpt {
       firstWeight = match.weight;
       firstIndex = index;
     }
-    if (errors.length < MAX_ERRORS) errors.push({ index, weight: match.weight });
+    const kept = match.weight >= 2 ? heavy : light;
+    if (kept.length < MAX_ERRORS) kept.push({ index, weight: match.weight });
   }
+  // Light markers can flood a log ("finished without error: 0"); they never crowd out the heavy
+  // lines, and the first error is always among those kept.
+  const errors = [...heavy, ...light];
+  if (firstIndex !== -1 && !errors.some((error) => error.index === firstIndex)) {
+    errors.push({ index: firstIndex, weight: firstWeight });
+  }
+  errors.sort((a, b) => a.index - b.index);
   const reported = failingFromReports(options.reports ?? {});
   const failingTests = [...new Set(reported.tests.length > 0 ? reported.tests : consoleTests)];
   const firstError = firstIndex === -1 ? (reported.first ?? null) : log.lines[firstIndex]!.trim();

@@ -46,63 +46,77 @@ const HEADER_REACH = 400;
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
 
+/** Where a timestamp's digits are: `YYYY-MM-DDTHH:MM:SS`. */
+const STAMP_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+
 /**
- * The time of a `YYYY-MM-DDTHH:MM:SS.fffffffZ ` prefix in ms since the epoch, and where the text
- * after it starts; undefined when the line has none. Read by character codes: a regex per line
+ * Where the text after a `YYYY-MM-DDTHH:MM:SS.fffffffZ ` prefix starts (0: the line has none),
+ * its time in ms since the epoch left in `stampedAt` (NaN: none): no object per line. Read by character codes: a regex per line
  * would cost more than the rest of the normalising.
  */
-function timestampOf(line: string): { at: number; rest: number } | undefined {
-  if (line.length < 21) return undefined;
-  const c = (i: number): number => line.charCodeAt(i) - 48;
+function timestampOf(line: string): number {
+  stampedAt = Number.NaN;
+  if (line.length < 21) return 0;
   if (line.charCodeAt(4) !== 45 || line.charCodeAt(7) !== 45 || line.charCodeAt(10) !== 84) {
-    return undefined;
+    return 0;
   }
-  if (line.charCodeAt(13) !== 58 || line.charCodeAt(16) !== 58) return undefined;
-  const digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
-  for (const at of digits) {
-    const d = c(at);
-    if (d < 0 || d > 9) return undefined;
+  if (line.charCodeAt(13) !== 58 || line.charCodeAt(16) !== 58) return 0;
+  for (const at of STAMP_DIGITS) {
+    const d = line.charCodeAt(at) - 48;
+    if (d < 0 || d > 9) return 0;
   }
+  const digit = (at: number): number => line.charCodeAt(at) - 48;
   let i = 19;
   let ms = 0;
   if (line.charCodeAt(i) === 46) {
     i++;
     let scale = 100;
     while (i < line.length) {
-      const d = c(i);
+      const d = line.charCodeAt(i) - 48;
       if (d < 0 || d > 9) break;
       ms += d * scale;
       scale /= 10;
       i++;
     }
   }
-  if (line.charCodeAt(i) !== 90) return undefined;
-  const at = Date.UTC(
-    c(0) * 1000 + c(1) * 100 + c(2) * 10 + c(3),
-    c(5) * 10 + c(6) - 1,
-    c(8) * 10 + c(9),
-    c(11) * 10 + c(12),
-    c(14) * 10 + c(15),
-    c(17) * 10 + c(18),
-    ms,
-  );
-  return { at, rest: line.charCodeAt(i + 1) === 32 ? i + 2 : i + 1 };
+  if (line.charCodeAt(i) !== 90) return 0;
+  // The day changes rarely within a log: Date.UTC once per day, the rest by arithmetic.
+  const day =
+    (digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)) * 10000 +
+    (digit(5) * 10 + digit(6)) * 100 +
+    digit(8) * 10 +
+    digit(9);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayMs = Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100);
+  }
+  stampedAt =
+    lastDayMs +
+    (digit(11) * 10 + digit(12)) * 3_600_000 +
+    (digit(14) * 10 + digit(15)) * 60_000 +
+    (digit(17) * 10 + digit(18)) * 1000 +
+    ms;
+  return line.charCodeAt(i + 1) === 32 ? i + 2 : i + 1;
 }
 
 /** The text a terminal would show: no escapes, and only what the last carriage return left. */
 function visible(text: string): string {
-  let line = text.endsWith("\r") ? text.slice(0, -1) : text;
+  let line = text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
   if (line.includes("\x1b")) line = line.replace(ANSI, "");
   const cr = line.lastIndexOf("\r");
   return cr === -1 ? line : line.slice(cr + 1);
 }
 
-/** A raw line's text as shown and when it was written (NaN: no timestamp). */
-function rawLine(line: string): { text: string; at: number } {
-  const stamp = timestampOf(line);
-  return stamp === undefined
-    ? { text: visible(line), at: Number.NaN }
-    : { text: visible(line.slice(stamp.rest)), at: stamp.at };
+/** The time of the line timestampOf read last. */
+let stampedAt = Number.NaN;
+/** The day (YYYYMMDD) of the last timestamp read, and its midnight in ms since the epoch. */
+let lastDay = -1;
+let lastDayMs = 0;
+
+/** A raw line's text as shown; its time is left in `stampedAt`. */
+function rawText(line: string): string {
+  const rest = timestampOf(line);
+  return visible(rest === 0 ? line : line.slice(rest));
 }
 
 /** Splits a log's text into its raw lines: no BOM, no empty last line. */
@@ -144,7 +158,8 @@ class Builder {
     for (let index = 0; index < split.length; index++) {
       // The step's echoed script, `shell:` and `env:`, up to its `##[endgroup]`.
       if (index <= header) continue;
-      const { text: line, at } = rawLine(split[index]!);
+      const line = rawText(split[index]!);
+      const at = stampedAt;
       if (line.startsWith("##[")) {
         if (line.startsWith(STEP_HEADER)) {
           this.step(line.slice(GROUP.length).trim());
@@ -190,7 +205,7 @@ function headerEnd(split: readonly string[], start: number): number {
   for (let index = start + 1; index <= last; index++) {
     const line = split[index]!;
     if (!line.includes("##[")) continue;
-    const text = rawLine(line).text;
+    const text = rawText(line);
     if (text === END_GROUP) return index;
     if (text.startsWith(GROUP)) return start;
   }

@@ -571,6 +571,82 @@ describe("REST routes answer in GitHub's documented shapes", () => {
     );
   });
 
+  test("the CI routes: a run's attempts and their jobs, logs, annotations, green runs, a re-run, compare, a commit, contents", async () => {
+    const main = fixtureGit(bare, "rev-parse", "main");
+    const feature = fixtureGit(bare, "rev-parse", "feature");
+    const run = github.addRun({
+      id: 700,
+      path: ".github/workflows/ci.yml",
+      headSha: main,
+      attempts: [
+        {
+          jobs: [
+            {
+              name: "test",
+              conclusion: "failure",
+              steps: [{ name: "Run npm test", conclusion: "failure" }],
+              annotations: [{ path: "a.js", startLine: 1, level: "failure", message: "boom" }],
+            },
+          ],
+        },
+      ],
+    });
+    const runs = `${REPO}/actions/runs/700`;
+    await call(
+      "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}",
+      "GET",
+      `${runs}/attempts/1`,
+      200,
+    );
+    const jobs = await call(
+      "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs",
+      "GET",
+      `${runs}/attempts/1/jobs`,
+      200,
+    );
+    const [job] = (jobs.body as { jobs: { id: number }[] }).jobs;
+    const log = await callWithoutBody(
+      "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+      "GET",
+      `${REPO}/actions/jobs/${job!.id}/logs`,
+      302,
+    );
+    assert.ok(log.headers.get("location")?.startsWith(github.storageUrl));
+    await call(
+      "/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
+      "GET",
+      `${REPO}/check-runs/${job!.id}/annotations`,
+      200,
+    );
+    await call(
+      "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+      "GET",
+      `${REPO}/actions/workflows/ci.yml/runs?branch=main&status=failure`,
+      200,
+    );
+    await call(
+      "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs",
+      "POST",
+      `${runs}/rerun-failed-jobs`,
+      201,
+      {},
+    );
+    assert.equal(run.attempts.length, 2);
+    await call(
+      "/repos/{owner}/{repo}/compare/{basehead}",
+      "GET",
+      `${REPO}/compare/${main}...${feature}`,
+      200,
+    );
+    await call("/repos/{owner}/{repo}/commits/{ref}", "GET", `${REPO}/commits/${feature}`, 200);
+    await call(
+      "/repos/{owner}/{repo}/contents/{path}",
+      "GET",
+      `${REPO}/contents/package.json?ref=main`,
+      200,
+    );
+  });
+
   test("every route the fake serves was checked", () => {
     assert.deepEqual(
       github.routes.map(({ method, path }) => `${method} ${path}`).filter((r) => !checked.has(r)),
