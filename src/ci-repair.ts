@@ -160,7 +160,13 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
   const caps = capsFor(run.headBranch, settings, config.branchPrefix);
   const plan = repairPlan(
     withOtherBranches(ledger, others),
-    { runId: run.id, attempt: run.attempt, headSha: run.headSha, branch: run.headBranch },
+    {
+      runId: run.id,
+      attempt: run.attempt,
+      headSha: run.headSha,
+      branch: run.headBranch,
+      at: run.updatedAt,
+    },
     evidence.jobs.map((job) => job.signature),
     caps,
   );
@@ -234,9 +240,22 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
     }
   }
   if (classified.class !== "code" || isFork) {
-    const body = notCodeComment(facts, jobs[0]?.excerpt.firstError ?? null);
-    const open = isFork ? undefined : await api.findOpenPull(run.headBranch).catch(() => undefined);
-    if (open !== undefined) await api.createComment(open.number, withhold(body));
+    const body = notCodeComment(
+      facts,
+      jobs[0]?.excerpt.firstError ?? null,
+      undefined,
+      isFork ? run.headRepository : undefined,
+    );
+    // A fork's pull request is found by its head, `owner:branch`; only read, never checked out.
+    const open = await (
+      isFork
+        ? ci.openPullFrom(run.headRepository.split("/")[0] ?? "", run.headBranch)
+        : api.findOpenPull(run.headBranch).then((pull) => pull?.number)
+    ).catch((error: unknown) => {
+      log.warning(`could not find the pull request of ${run.headBranch}: ${describeError(error)}`);
+      return undefined;
+    });
+    if (open !== undefined) await api.createComment(open, withhold(body));
     await recorded("commented");
     return ended(
       "success",

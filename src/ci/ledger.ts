@@ -47,7 +47,15 @@ export interface RepairEvent {
   attempt: number;
   headSha: string;
   branch: string;
+  /**
+   * When the run failed (ISO): the branch cap counts the attempts of the BRANCH_WINDOW_MS before
+   * it, so a long-lived branch is not cut off for good. Without it, every attempt counts.
+   */
+  at?: string;
 }
+
+/** The branch cap's window: attempts per branch per day. */
+export const BRANCH_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Why a failure is not repaired now; `says` (RepairDecision) puts it in words. */
 export type SkipReason =
@@ -175,7 +183,7 @@ function decide(
     pendingOnBranch +
     Object.values(ledger.failures)
       .flatMap((failure) => counted(failure.attempts))
-      .filter((past) => past.branch === branch).length;
+      .filter((past) => past.branch === branch && withinWindow(past.at, event.at)).length;
   if (onBranch >= caps.perBranch) {
     return skip({
       kind: "branch-cap",
@@ -197,6 +205,12 @@ function decide(
     return skip({ kind: "dollars-cap", spentUsd, cap: caps.dollarsPerSignature });
   }
   return { go: true };
+}
+
+/** Whether an attempt at `at` counts against the branch cap of an event at `now`. */
+function withinWindow(at: string, now: string | undefined): boolean {
+  if (now === undefined) return true;
+  return Date.parse(now) - Date.parse(at) < BRANCH_WINDOW_MS;
 }
 
 function skip(reason: SkipReason): RepairDecision {

@@ -61,6 +61,8 @@ export interface CiApi {
   ): Promise<{ commits: CommitInfo[]; truncated: boolean }>;
   fileAt(path: string, ref: string): Promise<string | undefined>;
   rerunFailedJobs(runId: number): Promise<void>;
+  /** The open pull request from `owner:branch` (a fork's head too), by number. */
+  openPullFrom(headOwner: string, branch: string): Promise<number | undefined>;
 }
 
 const FAILED = new Set(["failure", "timed_out", "cancelled"]);
@@ -362,6 +364,22 @@ export function createCiApi(options: GitHubApiOptions): CiApi {
           await octokit.rest.actions.reRunWorkflowFailedJobs({ owner, repo, run_id: runId });
         },
         "actions: write",
+      ),
+
+    openPullFrom: (headOwner, branch) =>
+      call(
+        `look for the open pull request from ${headOwner}:${branch}`,
+        async () => {
+          const { data } = await octokit.rest.pulls.list({
+            owner,
+            repo,
+            head: `${headOwner}:${branch}`,
+            state: "open",
+            per_page: 1,
+          });
+          return data[0]?.number;
+        },
+        "pull-requests: read",
       ),
   };
   return api;

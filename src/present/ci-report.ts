@@ -134,9 +134,17 @@ export function fixPullComment(facts: CiFacts, pull: PullLink): string {
 }
 
 /** The comment (or summary) for a failure pitcrew does not fix in code: the evidence and advice. */
-export function notCodeComment(facts: CiFacts, firstError: string | null, said?: string): string {
+export function notCodeComment(
+  facts: CiFacts,
+  firstError: string | null,
+  said?: string,
+  fork?: string,
+): string {
+  const run = `the failed run [${facts.run.workflowName} #${facts.run.id}](${facts.run.htmlUrl}) on ${codeSpan(facts.run.headBranch)}`;
   const parts = [
-    `pitcrew looked at the failed run [${facts.run.workflowName} #${facts.run.id}](${facts.run.htmlUrl}) on ${codeSpan(facts.run.headBranch)}: it reads as **${facts.classified.class}**, not a bug in the code, so no fix was proposed.`,
+    fork === undefined
+      ? `pitcrew looked at ${run}: it reads as **${facts.classified.class}**, not a bug in the code, so no fix was proposed.`
+      : `pitcrew looked at ${run} from the fork ${codeSpan(fork)}: it reads as **${facts.classified.class}**. pitcrew does not work on a fork's code (its CI-repair job runs with this repository's secrets), so this is the evidence only, for the author to act on.`,
   ];
   if (firstError !== null) parts.push(`The first error:\n\n${codeBlock(firstError)}`);
   if (said !== undefined && said.trim() !== "")

@@ -40,7 +40,7 @@ export const CI_WORDS = {
   triedOnCommit: (runs: readonly number[], cap: number): string =>
     `already tried on this commit (${runList(runs)}; the cap, ci-repair.attempts-per-sha: ${cap})`,
   branchCap: (branch: string, count: number, cap: number): string =>
-    `${attempts(count)} on branch ${branch} already (the cap, ci-repair.attempts-per-branch: ${cap})`,
+    `${attempts(count)} on branch ${branch} in the last 24 hours already (the cap, ci-repair.attempts-per-branch: ${cap})`,
   signatureCap: (count: number, runs: readonly number[], cap: number): string =>
     `${attempts(count)} on this failure across branches (${runList(runs)}; the cap, ci-repair.attempts-per-signature: ${cap})`,
   dollarsCap: (spentUsd: number, cap: number): string =>

@@ -128,10 +128,20 @@ describe("repairDecision: each cap, in order, in words that name its setting", (
     assert.deepEqual(repairDecision(ledger, next, CAPS), {
       go: false,
       skip: { kind: "branch-cap", branch: "main", attempts: 3, cap: 3 },
-      says: "3 attempts on branch main already (the cap, ci-repair.attempts-per-branch: 3)",
+      says: "3 attempts on branch main in the last 24 hours already (the cap, ci-repair.attempts-per-branch: 3)",
     });
     assert.deepEqual(repairDecision(ledger, { ...next, branch: "feature" }, CAPS), { go: true });
     assert.deepEqual(repairDecision(ledger, next, { ...CAPS, perBranch: 4 }), { go: true });
+  });
+
+  test("attempts-per-branch counts the day before the failure: a long-lived branch is not cut off for good", () => {
+    const ledger = ledgerOf([TYPE_ERROR, attempt(1)], [LINT, attempt(2)], [E2E, attempt(3)]);
+    const sameDay = event(5, signature("new"), { at: at(30) });
+    assert.equal(repairDecision(ledger, sameDay, CAPS).go, false);
+    const nextDay = event(5, signature("new"), {
+      at: new Date(Date.parse(at(3)) + 24 * 60 * 60 * 1000).toISOString(),
+    });
+    assert.deepEqual(repairDecision(ledger, nextDay, CAPS), { go: true });
   });
 
   test("attempts-per-signature: this failure had its attempts across branches", () => {
@@ -218,7 +228,7 @@ describe("skipWords", () => {
     );
     assert.equal(
       skipWords({ kind: "branch-cap", branch: "release/1.x", attempts: 1, cap: 1 }),
-      "1 attempt on branch release/1.x already (the cap, ci-repair.attempts-per-branch: 1)",
+      "1 attempt on branch release/1.x in the last 24 hours already (the cap, ci-repair.attempts-per-branch: 1)",
     );
     assert.equal(
       skipWords({ kind: "signature-cap", attempts: 1, runs: [9], cap: 1 }),
@@ -246,7 +256,11 @@ describe("repairPlan", () => {
     const plan = repairPlan(ledger, run, [TYPE_ERROR, LINT, E2E], CAPS);
     assert.deepEqual(
       plan.map((planned) => (planned.decision.go ? "go" : planned.decision.says)),
-      ["go", "go", "3 attempts on branch main already (the cap, ci-repair.attempts-per-branch: 3)"],
+      [
+        "go",
+        "go",
+        "3 attempts on branch main in the last 24 hours already (the cap, ci-repair.attempts-per-branch: 3)",
+      ],
     );
   });
 

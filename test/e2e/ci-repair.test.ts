@@ -6,6 +6,8 @@
  * request and its proof, the comments, the re-run, the job summary and the outputs.
  */
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { needsBwrap } from "../support/bwrap.ts";
 import { fixtureGit } from "../support/fixture-repo.ts";
@@ -65,6 +67,32 @@ describe("CI repair with the built action", needsBwrap(), () => {
     assert.equal(run.outputs.conclusion, "skipped");
   });
 
+  test("with ci-repair.forks: comment, a fork's failure gets the evidence on its PR and nothing else", async () => {
+    const made = await world(REPAIR, (repo) => {
+      withWorkflow(repo);
+      writeFileSync(join(repo, ".github", "pitcrew.yml"), "ci-repair:\n  forks: comment\n");
+      fixtureGit(repo, "add", ".");
+      fixtureGit(repo, "commit", "-q", "-m", "CI repair comments on forks");
+    });
+    made.github.addPull({
+      number: 9,
+      title: "A contribution",
+      body: null,
+      user: "mallory",
+      head: { ref: "main", repoFullName: "mallory/Hello-World" },
+      base: { ref: "main" },
+    });
+    const { payload } = failedRun(made, { id: 5007, headRepository: "mallory/Hello-World" });
+    const run = await runAction(made, { eventName: "workflow_run", payload });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(made.model.requests.length, 0);
+    assert.equal(made.github.pulls().length, 1, "no fix PR");
+    const comment = made.github.comments(9).at(-1)?.body ?? "";
+    assert.match(comment, /from the fork `mallory\/Hello-World`/);
+    assert.match(comment, /AssertionError/);
+    assert.ok(!originBranches(made).some((branch) => branch.startsWith("pitcrew/")));
+  });
+
   test("an infrastructure failure gets a comment on the branch's PR, and pitcrew's own branch over its cap gets nothing", async () => {
     const made = await world(REPAIR, (repo) => {
       withWorkflow(repo);
@@ -102,7 +130,7 @@ describe("CI repair with the built action", needsBwrap(), () => {
     assert.equal(made.model.requests.length, 0);
     assert.match(
       over.summary,
-      /1 attempt on branch pitcrew\/ci-feature already \(the cap, ci-repair\.attempts-per-branch: 1\)/,
+      /1 attempt on branch pitcrew\/ci-feature in the last 24 hours already \(the cap, ci-repair\.attempts-per-branch: 1\)/,
     );
   });
 
