@@ -20,14 +20,13 @@ import type {
   FailureSignature,
   RepairCaps,
 } from "./domain/ci.ts";
-import { conclusionOf } from "./domain/ending.ts";
 import type { Conclusion } from "./domain/ending.ts";
 import { describeError } from "./errors.ts";
 import type { Permission } from "./github/api.ts";
 import type { CiApi } from "./github/ci.ts";
 import { setOutputs } from "./github/report.ts";
 import { knownSecrets, withholdSecrets } from "./git/secret-scan.ts";
-import { LOG_PHASES, createLogGroups } from "./log-groups.ts";
+import { createLogGroups, phasedLog } from "./log-groups.ts";
 import type { CiFacts } from "./present/ci-report.ts";
 import { ciFactsList, notCodeComment } from "./present/ci-report.ts";
 import { runTask } from "./run/run.ts";
@@ -41,7 +40,8 @@ import { ciRequest } from "./run/ends/ci-request.ts";
 import type { RepairRecord } from "./run/ends/ci-request.ts";
 import { threadNotes } from "./run/ends/action-notes.ts";
 import { isBot } from "./triggers/authorize.ts";
-import type { WorkOptions, WorkOutcome } from "./work.ts";
+import { outcomeOf } from "./run/ends/action-run.ts";
+import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export interface CiRepairOptions extends WorkOptions {
   ci: CiApi;
@@ -315,14 +315,9 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
       signal: options.signal,
       failedAt: Date.parse(run.updatedAt),
     }),
-    log: {
-      info: (message) => log.info(message),
-      warning: (message) => log.warning(message),
-      phase: (phase) => (phase === undefined ? groups.close() : groups.open(LOG_PHASES[phase])),
-    },
+    log: phasedLog(log, groups),
     env: options.env,
     signal: options.signal,
   });
-  const conclusion = conclusionOf(ending.phase);
-  return ending.phase === "failed" ? { conclusion, error: ending.error } : { conclusion };
+  return outcomeOf(ending);
 }

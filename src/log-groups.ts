@@ -7,7 +7,7 @@
  */
 import type { LoopEvent } from "./domain/loop.ts";
 import { LOG_ANSWERED, logStopLine, logToolLine } from "./present/lines.ts";
-import type { RunPhase } from "./run/ports.ts";
+import type { RunLog, RunPhase } from "./run/ports.ts";
 
 /** The action's log groups, one per phase of the Run. */
 export const LOG_PHASES: Record<RunPhase, string> = {
@@ -57,5 +57,17 @@ export function createLogGroups(log: GroupedLog): LogGroups {
         log.info(logStopLine(event.reason));
       }
     },
+  };
+}
+
+/** The Run's log: the job log's lines, and its phases folded into the log's groups. */
+export function phasedLog(
+  log: GroupedLog & { warning(message: string): void },
+  groups: { open(name: string): void; close(): void },
+): RunLog {
+  return {
+    info: (message) => log.info(message),
+    warning: (message) => log.warning(message),
+    phase: (phase) => (phase === undefined ? groups.close() : groups.open(LOG_PHASES[phase])),
   };
 }

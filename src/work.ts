@@ -4,54 +4,26 @@
  * thread's notes in a workflow artifact, and a delivery that pushes, opens or updates the pull
  * request and tells the thread, the run's page and the workflow how it went.
  */
-import type { Config } from "./config/config.ts";
-import { conclusionOf } from "./domain/ending.ts";
-import type { Conclusion } from "./domain/ending.ts";
-import type { Task } from "./domain/task.ts";
-import type { GitHubApi } from "./github/api.ts";
 import { knownSecrets, withholdSecrets } from "./git/secret-scan.ts";
-import { LOG_PHASES, createLogGroups } from "./log-groups.ts";
-import type { GroupedLog } from "./log-groups.ts";
+import { createLogGroups, phasedLog } from "./log-groups.ts";
 import { once } from "./run/once.ts";
 import type { RunEnds } from "./run/ports.ts";
 import { runTask } from "./run/run.ts";
 import { threadDelivery } from "./run/ends/action-delivery.ts";
 import type { Delivered } from "./run/ends/action-delivery.ts";
 import { threadNotes } from "./run/ends/action-notes.ts";
-import type { NotesPlace } from "./run/ends/action-notes.ts";
 import { authorisation, threadOf, threadRequest } from "./run/ends/action-request.ts";
 import { threadWorkspace } from "./run/ends/action-workspace.ts";
 import type { ThreadWorkspace } from "./run/ends/action-workspace.ts";
 import { authorize } from "./triggers/authorize.ts";
+import { outcomeOf } from "./run/ends/action-run.ts";
+import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
-export interface WorkOptions {
-  task: Task;
-  notes: NotesPlace;
-  config: Config;
-  api: GitHubApi;
-  workspace: string;
-  runUrl: string;
-  env: NodeJS.ProcessEnv;
-  signal: AbortSignal;
-  /**
-   * What the agent may not change or push: the repository's rules (protectedPatterns) and the
-   * running action's own files when they lie in the checkout (ownActionPaths).
-   */
-  protectedPaths: readonly string[];
-  /** The job log, folded by phase and by turn (the runner's groups in the action). */
-  log: GroupedLog & { warning(message: string): void };
-}
-
-export interface WorkOutcome {
-  conclusion: Conclusion;
-  /** Set when the run failed: the named error's sentence. */
-  error?: string;
-}
+export type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export async function workTask(options: WorkOptions): Promise<WorkOutcome> {
   const { ending } = await runTask(actionEnds(options));
-  const conclusion = conclusionOf(ending.phase);
-  return ending.phase === "failed" ? { conclusion, error: ending.error } : { conclusion };
+  return outcomeOf(ending);
 }
 
 function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
@@ -88,11 +60,7 @@ function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
       groups,
       issueTitle: async () => (await thread())?.issue.title,
     }),
-    log: {
-      info: (message) => log.info(message),
-      warning: (message) => log.warning(message),
-      phase: (phase) => (phase === undefined ? groups.close() : groups.open(LOG_PHASES[phase])),
-    },
+    log: phasedLog(log, groups),
     env: options.env,
     signal: options.signal,
   };

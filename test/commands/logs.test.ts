@@ -1,15 +1,15 @@
 /**
  * `pitcrew logs excerpt` (src/commands/logs.ts) on files on disk: a saved job log, a run's log zip
- * (each job under its name), a JUnit report; `--json` prints exactly the three contract fields;
+ * (each job under its name, deflated as GitHub serves it), a JUnit report; `--json` prints exactly the three contract fields;
  * usage errors are pitcrew's own sentence with the usage line and exit 2.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deflateRawSync, crc32 } from "node:zlib";
 import { after, describe, test } from "node:test";
 import { logsCommand } from "../../src/commands/logs.ts";
+import { zipFiles } from "../support/artifact-service.ts";
 import { runnerLog } from "../support/runner-log.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pitcrew-logs-"));
@@ -23,47 +23,6 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
     err: { write: (text: string) => (err += text) },
   });
   return { code, out, err };
-}
-
-/** A zip of `files`, deflated, as GitHub's run-logs download is. */
-function zip(files: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(files)) {
-    const data = Buffer.from(text);
-    const packed = deflateRawSync(data);
-    const fileName = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, packed);
-    centrals.push(central, fileName);
-    offset += 30 + fileName.length + packed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
 }
 
 describe("pitcrew logs excerpt", () => {
@@ -83,11 +42,14 @@ describe("pitcrew logs excerpt", () => {
     const file = join(dir, "logs.zip");
     writeFileSync(
       file,
-      zip({
-        "0_lint.txt": runnerLog("npm run lint", ["all good"], 0).replace(/.*##\[error\].*\n/, ""),
-        "1_test.txt": runnerLog("go test ./...", ["--- FAIL: TestAdd (0.00s)"]),
-        "test/1_Set up job.txt": "step file",
-      }),
+      zipFiles(
+        {
+          "0_lint.txt": runnerLog("npm run lint", ["all good"], 0).replace(/.*##\[error\].*\n/, ""),
+          "1_test.txt": runnerLog("go test ./...", ["--- FAIL: TestAdd (0.00s)"]),
+          "test/1_Set up job.txt": "step file",
+        },
+        true,
+      ),
     );
     const { code, out } = await run(["excerpt", file]);
     assert.equal(code, 0);

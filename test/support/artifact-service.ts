@@ -122,7 +122,7 @@ function sha256(content: Buffer): string {
 
 /** A zip of `files`, stored without compression unless `deflate` (as the real client uploads;
  * unzipping reads both). */
-function zipFiles(files: Record<string, string | Buffer>, deflate = false): Buffer {
+export function zipFiles(files: Record<string, string | Buffer>, deflate = false): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
