@@ -22,7 +22,6 @@ import type {
 } from "./domain/ci.ts";
 import type { Conclusion } from "./domain/ending.ts";
 import { describeError } from "./errors.ts";
-import type { Permission } from "./github/api.ts";
 import type { CiApi } from "./github/ci.ts";
 import { setOutputs } from "./github/report.ts";
 import { knownSecrets, withholdSecrets } from "./git/secret-scan.ts";
@@ -39,15 +38,13 @@ import { ledgerOf, otherLedgers, saveLedger, withOtherBranches } from "./run/end
 import { ciRequest } from "./run/ends/ci-request.ts";
 import type { RepairRecord } from "./run/ends/ci-request.ts";
 import { threadNotes } from "./run/ends/action-notes.ts";
-import { isBot } from "./triggers/authorize.ts";
+import { WRITERS, isBot } from "./triggers/authorize.ts";
 import { outcomeOf } from "./run/ends/action-run.ts";
 import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export interface CiRepairOptions extends WorkOptions {
   ci: CiApi;
 }
-
-const WRITERS: readonly Permission[] = ["admin", "maintain", "write"];
 
 /** Why a run is not looked at at all, or undefined; forks in comment mode are looked at. */
 async function guard(run: FailedRun, options: CiRepairOptions): Promise<string | undefined> {
@@ -157,9 +154,11 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
     );
   }
   const ledger = ledgerOf(restored, log);
+  // What the caps and the agent see: this branch's attempts and the other branches' on the same failures.
+  const combined = withOtherBranches(ledger, others);
   const caps = capsFor(run.headBranch, settings, config.branchPrefix);
   const plan = repairPlan(
-    withOtherBranches(ledger, others),
+    combined,
     {
       runId: run.id,
       attempt: run.attempt,
@@ -186,9 +185,8 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
   );
   const classified = classOf(evidence, run, settings);
   const attemptsBefore =
-    withOtherBranches(ledger, others).failures[going[0]!.key]?.attempts.filter(
-      (attempt) => attempt.outcome !== "rerun",
-    ).length ?? 0;
+    combined.failures[going[0]!.key]?.attempts.filter((attempt) => attempt.outcome !== "rerun")
+      .length ?? 0;
   const place = {
     threadKey: task.threadKey,
     repository: `${task.repository.owner}/${task.repository.repo}`,
@@ -276,7 +274,7 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
       config,
       evidence,
       jobs,
-      earlier: earlierLines(withOtherBranches(ledger, others), going),
+      earlier: earlierLines(combined, going),
       record,
       protectedPaths: options.protectedPaths,
       env: options.env,

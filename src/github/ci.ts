@@ -9,6 +9,7 @@
  */
 import type { Annotation, FailedJob, JobStep } from "../domain/ci.ts";
 import { PitcrewError } from "../errors.ts";
+import { isJunit } from "../ci/junit.ts";
 import { unpack, unpackBudget } from "../git/secret-unpack.ts";
 import type { GitHubApiOptions } from "./client.ts";
 import { createOctokit, failureOf, namedCalls } from "./client.ts";
@@ -81,10 +82,6 @@ const FILES_OF = 30;
 /** A storage link fetched without credentials: it carries its own signature. */
 async function download(url: string): Promise<Response> {
   return fetch(url, { redirect: "follow" });
-}
-
-function isJunit(text: string): boolean {
-  return /<testsuites?[\s>]/.test(text.slice(0, 4096));
 }
 
 export function createCiApi(options: GitHubApiOptions): CiApi {

@@ -15,7 +15,8 @@ export type Authorization =
   /** `reply` is the short comment posted back: it says what to do and reveals nothing else. */
   | { allowed: false; code: string; reply: string };
 
-const WRITERS: readonly Permission[] = ["admin", "maintain", "write"];
+/** The permissions that may ask pitcrew to work (and whose runs CI repair repairs). */
+export const WRITERS: readonly Permission[] = ["admin", "maintain", "write"];
 
 /** pitcrew's own comments come from a bot account, so refusing bots also stops reply loops. */
 export function isBot(person: Pick<Person, "login" | "type">): boolean {

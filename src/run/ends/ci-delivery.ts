@@ -92,6 +92,8 @@ export function ciDelivery(options: CiDeliveryOptions): DeliveryPort<ThreadWorks
   let classified = options.classified;
   let pull: PullLink | undefined;
   let costUsd = 0;
+  /** The repair's diff as the session left it (handOver reads it once). */
+  let repair = "";
 
   const facts = (): CiFacts => ({
     run,
@@ -141,7 +143,8 @@ export function ciDelivery(options: CiDeliveryOptions): DeliveryPort<ThreadWorks
     ...options,
     issueTitle: () => Promise.resolve(`CI: ${run.workflowName} failed on ${run.headBranch}`),
     beforeDeliver: async (_result, workspace) => {
-      const diff = await repairDiff(workspace.path, workspace.baseSha);
+      // handOver read the repair's diff just before; nothing changes the checkout in between.
+      const diff = repair;
       record.weakenings = findWeakenings(diff);
       const step = evidence.proof;
       if (step.runnable && record.red !== undefined) {
@@ -176,8 +179,8 @@ export function ciDelivery(options: CiDeliveryOptions): DeliveryPort<ThreadWorks
     handOver: async (result, state, workspace) => {
       costUsd = result.cost;
       const said = CLASS_LINE.exec(result.summary)?.[1] as FailureClass | undefined;
-      const diff = await repairDiff(workspace.path, workspace.baseSha);
-      if (said !== undefined && said !== "code" && diff.trim() === "") {
+      repair = await repairDiff(workspace.path, workspace.baseSha);
+      if (said !== undefined && said !== "code" && repair.trim() === "") {
         // The agent looked and found no cause in the code: its answer is the evidence people get.
         classified = { class: said, because: "the agent found no cause in the code" };
         await commentOnBranchPull(
