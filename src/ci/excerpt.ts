@@ -10,7 +10,8 @@ import type { Excerpt } from "../domain/ci.ts";
 import { readJunit } from "./junit.ts";
 import { readJobLog, silenceBefore } from "./log.ts";
 import type { JobLog } from "./log.ts";
-import { matchLine } from "./rules.ts";
+import { matchLine, RULE_WORDS } from "./rules.ts";
+import type { MatchOptions } from "./rules.ts";
 
 /** What one excerpt may cost the prompt. */
 export const DEFAULT_MAX_TOKENS = 8000;
@@ -29,6 +30,10 @@ const TAIL_LINES = 60;
 const HANG_MS = 10 * 60_000;
 /** A line longer than this is cut in the excerpt (a 5,000-character compiler command line). */
 const LINE_CHARS = 500;
+
+/** How the excerpt asks the rules about the lines `JobLog.linesWith` found: any match, or heavy ones. */
+const ANY: MatchOptions = { lightest: 1, screened: true };
+const HEAVY: MatchOptions = { lightest: 2, screened: true };
 
 export interface ExcerptOptions {
   maxTokens?: number;
@@ -96,7 +101,7 @@ function blockLines(log: JobLog, block: Block, seen: Map<string, number>): strin
   const lines: string[] = [];
   let skipped = 0;
   for (let index = block.start; index < block.end; index++) {
-    const line = log.lines[index]!;
+    const line = log.line(index);
     const key = shape(line);
     const count = (seen.get(key) ?? 0) + 1;
     seen.set(key, count);
@@ -120,8 +125,10 @@ export function excerptLog(log: JobLog, options: ExcerptOptions = {}): Excerpt {
   const consoleTests: string[] = [];
   let firstIndex = -1;
   let firstWeight = 0;
-  for (let index = 0; index < log.lines.length; index++) {
-    const match = matchLine(log.lines[index]!);
+  for (const index of log.linesWith(RULE_WORDS)) {
+    // Once the light lines kept are all there will be, a light line counts only for its test.
+    const full = light.length >= MAX_ERRORS && firstWeight >= 1;
+    const match = matchLine(log.line(index), full ? HEAVY : ANY);
     if (match === undefined) continue;
     if (match.test !== undefined) consoleTests.push(match.test);
     if (match.weight > firstWeight) {
@@ -140,7 +147,7 @@ export function excerptLog(log: JobLog, options: ExcerptOptions = {}): Excerpt {
   errors.sort((a, b) => a.index - b.index);
   const reported = failingFromReports(options.reports ?? {});
   const failingTests = [...new Set(reported.tests.length > 0 ? reported.tests : consoleTests)];
-  const firstError = firstIndex === -1 ? (reported.first ?? null) : log.lines[firstIndex]!.trim();
+  const firstError = firstIndex === -1 ? (reported.first ?? null) : log.line(firstIndex).trim();
 
   let blocks: Block[];
   if (errors.length === 0) {

@@ -191,7 +191,8 @@ for fd, name in ((slave, "slave"), (master, "master")):
       const seconds = uniqueSeconds(321);
       const result = await bash(
         sandbox,
-        `setsid nohup sleep ${seconds} >/dev/null 2>&1 & disown; sleep 0.2; pgrep -c sleep`,
+        // Waits for the daemon to be up (a loaded machine may take longer than a fixed pause).
+        `setsid nohup sleep ${seconds} >/dev/null 2>&1 & disown; for i in $(seq 100); do pgrep -x sleep >/dev/null && break; sleep 0.05; done; pgrep -c sleep`,
       );
       assert.equal(result.stdout.text, "1\n", "the daemon ran");
       assert.deepEqual(await survivors(`sleep ${seconds}`), []);
