@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import { ANSI, readJobLog, readStepLogs, silenceBefore } from "../../src/ci/log.ts";
 import type { JobLog } from "../../src/ci/log.ts";
 import { mayMatch, RULE_WORDS } from "../../src/ci/rules.ts";
+import { seeded } from "../support/random.ts";
 import { runnerLog } from "../support/runner-log.ts";
 
 /** The plain reading the fast one must equal: a regex each for the timestamp and the escapes. */
@@ -27,11 +28,8 @@ function lines(log: JobLog): string[] {
 
 /** Lines of words, escapes (whole, cut short, unknown), carriage returns and timestamps (seeded). */
 function generated(count: number): string[] {
-  let seed = 11;
-  const random = (n: number): number => {
-    seed = (seed * 48271) % 2147483647; // Park–Miller: exact in a double
-    return seed % n;
-  };
+  const next = seeded(11);
+  const random = (n: number): number => Math.floor(next() * n);
   const pieces = [
     "FAIL",
     "FA",

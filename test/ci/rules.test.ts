@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { anchored, matchLine, mayMatch, RULES } from "../../src/ci/rules.ts";
 import type { Rule, RuleMatch } from "../../src/ci/rules.ts";
+import { seeded } from "../support/random.ts";
 
 /** A line of real tool output per rule (by its tool and pattern), and the test it names. */
 const EXAMPLES: { line: string; tool: string; test?: string }[] = [
@@ -115,11 +116,8 @@ function reference(line: string): RuleMatch | undefined {
 
 /** Lines made from the examples' pieces: cut, joined and prefixed at random (seeded). */
 function pieced(count: number): string[] {
-  let seed = 7;
-  const random = (n: number): number => {
-    seed = (seed * 48271) % 2147483647; // Park–Miller: exact in a double
-    return seed % n;
-  };
+  const next = seeded(7);
+  const random = (n: number): number => Math.floor(next() * n);
   const pieces = EXAMPLES.flatMap(({ line }) => line.split(/(?<=[ :.(\]])/));
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
