@@ -10,7 +10,7 @@
 import * as core from "@actions/core";
 import type { Classified } from "./domain/ci.ts";
 import { classifyFailure } from "./ci/classify.ts";
-import { recordAttempt, repairPlan, rerunOnCommit } from "./ci/ledger.ts";
+import { LEDGER_NAME, recordAttempt, repairPlan, rerunOnCommit } from "./ci/ledger.ts";
 import type { CiRepairSettings } from "./config/config.ts";
 import { branchMatches, classifyOverride } from "./config/ci-repair.ts";
 import type {
@@ -34,7 +34,7 @@ import { threadBranch, threadWorkspace } from "./run/ends/action-workspace.ts";
 import { ciDelivery } from "./run/ends/ci-delivery.ts";
 import { gatherEvidence } from "./run/ends/ci-evidence.ts";
 import type { Evidence } from "./run/ends/ci-evidence.ts";
-import { ledgerOf, otherLedgers, saveLedger, withOtherBranches } from "./run/ends/ci-notes.ts";
+import { ledgerOf, otherLedgers, saveLedgers, withOtherBranches } from "./run/ends/ci-notes.ts";
 import { ciRequest } from "./run/ends/ci-request.ts";
 import type { RepairRecord } from "./run/ends/ci-request.ts";
 import { threadNotes } from "./run/ends/action-notes.ts";
@@ -217,8 +217,8 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
         at: new Date().toISOString(),
       });
     }
-    await saveLedger(options.notes.store, restored, place, next).catch((error: unknown) =>
-      log.warning(`The failure ledger was not saved: ${describeError(error)}`),
+    await saveLedgers(options.notes.store, restored, place, { [LEDGER_NAME]: next }).catch(
+      (error: unknown) => log.warning(`The failure ledger was not saved: ${describeError(error)}`),
     );
   };
   const isFork = run.headRepository.toLowerCase() !== place.repository.toLowerCase();

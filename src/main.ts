@@ -22,6 +22,8 @@ import { artifactModule } from "./store/artifact.ts";
 import { workTask } from "./work.ts";
 import type { WorkOptions, WorkOutcome } from "./work.ts";
 import { repairFailedRun } from "./ci-repair.ts";
+import { triageFlakes } from "./flaky-triage.ts";
+import { createFlakyApi } from "./github/flaky.ts";
 import { createCiApi } from "./github/ci.ts";
 import type { RunnerContext } from "./runner.ts";
 import { notesPlace } from "./run/ends/action-notes.ts";
@@ -63,6 +65,22 @@ function repairWith(
     repo: runner.repo,
   });
   return (options) => repairFailedRun({ ...options, ci });
+}
+
+/** A flaky-test triage reads the run history and keeps tracking issues, with the same token. */
+function triageWith(
+  runner: RunnerContext,
+  token: string | undefined,
+): (options: WorkOptions) => Promise<WorkOutcome> {
+  const where = {
+    token: token ?? "",
+    baseUrl: runner.apiUrl,
+    owner: runner.owner,
+    repo: runner.repo,
+  };
+  const ci = createCiApi(where);
+  const flaky = createFlakyApi(where);
+  return (options) => triageFlakes({ ...options, ci, flaky });
 }
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -114,7 +132,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const own = ownFiles(runner.workspace);
     if (own.length > 0) await artifactModule();
     const work =
-      trigger.task.kind === "ci-repair" ? repairWith(runner, inputs.githubToken) : workTask;
+      trigger.task.kind === "ci-repair"
+        ? repairWith(runner, inputs.githubToken)
+        : trigger.task.kind === "flaky-triage"
+          ? triageWith(runner, inputs.githubToken)
+          : workTask;
     const outcome = await work({
       task: trigger.task,
       notes: notesPlace(runner, config, env, trigger.task.threadKey, {

@@ -163,6 +163,8 @@ function whatIsAsked(task: Task, where: string, pull: PullInfo | undefined, base
       throw new Error("a manual run's prompt is dispatchTaskPrompt's");
     case "ci-repair":
       throw new Error("a CI repair's prompt is ciRepairPrompt's");
+    case "flaky-triage":
+      throw new Error("a flaky triage's prompt is flakyTriagePrompt's");
   }
 }
 

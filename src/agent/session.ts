@@ -17,6 +17,7 @@ import type { LoopEvent, SessionResult } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
 import { createPermissionChecker } from "./permissions.ts";
 import { TOOLS, toolDefinitions } from "./tools/index.ts";
+import type { AnyTool } from "./tools/tool.ts";
 import type { Todo } from "../domain/todos.ts";
 import { workspaceFacts } from "./workspace-facts.ts";
 
@@ -45,6 +46,8 @@ export interface SessionOptions {
    * a sentence sends the model back to work.
    */
   checkDone?: (sandbox: Sandbox) => Promise<string | undefined>;
+  /** Tools of this kind of run, after the standard ones (a flaky triage's `rerun`). */
+  tools?: readonly AnyTool[];
 }
 
 export async function runSession(options: SessionOptions): Promise<SessionResult> {
@@ -61,7 +64,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     });
     let todos: Todo[] = [];
     const facts = workspaceFacts(sandbox, () => todos);
-    const definitions = toolDefinitions();
+    const tools = [...TOOLS, ...(options.tools ?? [])];
+    const definitions = toolDefinitions(tools);
     const policy = layeredPolicy({
       settings: options.window,
       fixedTokens: estimateText(JSON.stringify(definitions)),
@@ -70,7 +74,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     const { checkDone } = options;
     const result = await runLoop({
       model: options.model,
-      tools: TOOLS,
+      tools,
       definitions,
       context: {
         sandbox,

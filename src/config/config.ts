@@ -47,6 +47,8 @@ export interface Config {
   deny: string[];
   /** Failing-CI repair (`ci-repair:` in `.github/pitcrew.yml` only). */
   ciRepair: CiRepairSettings;
+  /** Scheduled flaky-test triage (`flaky-triage:` in `.github/pitcrew.yml` only). */
+  flakyTriage: FlakyTriageSettings;
 }
 
 /** A person's class for a kind of failure, over the harness's and the agent's own. */
@@ -84,6 +86,31 @@ export const CI_REPAIR_DEFAULTS: CiRepairSettings = {
   rerunFlaky: true,
   proofRuns: 3,
   classify: [],
+};
+
+export interface FlakyTriageSettings {
+  /** The workflows whose runs on the default branch are read, by file name (`ci.yml`). */
+  workflows: string[];
+  /** How far back the history is read, in days. */
+  lookbackDays: number;
+  /** Flaky tests (or groups) handled per triage, highest ranked first. */
+  top: number;
+  /** Runs of the test in the sandbox per condition (the `rerun` tool's default and the least a fix needs). */
+  reruns: number;
+  /** The label of the tracking issues, one per flaky test or group. */
+  label: string;
+  /** A flake that is not fixed may be quarantined (skipped by its framework's own marker). */
+  quarantine: boolean;
+}
+
+/** What `flaky-triage` is without the file saying otherwise; load.ts copies it. */
+export const FLAKY_TRIAGE_DEFAULTS: FlakyTriageSettings = {
+  workflows: [],
+  lookbackDays: 14,
+  top: 1,
+  reruns: 20,
+  label: "flaky-test",
+  quarantine: true,
 };
 
 export const DEFAULTS = {

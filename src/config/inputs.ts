@@ -23,7 +23,9 @@ import { sandboxChoice } from "../sandbox/policy.ts";
  * What the workflow set; `undefined`: not set. Budgets keep a given 0 (0: no budget), so that a
  * 0 here still overrides the repository file.
  */
-export type ActionInputs = Partial<Omit<Config, "instructions" | "deny" | "ciRepair">>;
+export type ActionInputs = Partial<
+  Omit<Config, "instructions" | "deny" | "ciRepair" | "flakyTriage">
+>;
 
 /** `core.getInput`'s shape: the trimmed value, "" when the input is not set. */
 export type GetInput = (name: string) => string;

@@ -3,8 +3,8 @@
  * which wins over `DEFAULTS`. `buildConfig` is the pure merge; `loadConfig` reads the repository's
  * side and merges, once, before anything changes.
  */
-import { CI_REPAIR_DEFAULTS, DEFAULTS } from "./config.ts";
-import type { CiRepairSettings, Config } from "./config.ts";
+import { CI_REPAIR_DEFAULTS, DEFAULTS, FLAKY_TRIAGE_DEFAULTS } from "./config.ts";
+import type { CiRepairSettings, Config, FlakyTriageSettings } from "./config.ts";
 import type { ActionInputs } from "./inputs.ts";
 import type { RepoConfig } from "./repo-config.ts";
 import { readRepositorySetup } from "./repository.ts";
@@ -31,6 +31,19 @@ function ciRepairSettings(file: RepoConfig["ci-repair"]): CiRepairSettings {
     rerunFlaky: file?.["rerun-flaky"] ?? defaults.rerunFlaky,
     proofRuns: file?.["proof-runs"] ?? defaults.proofRuns,
     classify: (file?.classify ?? defaults.classify).map((rule) => ({ ...rule })),
+  };
+}
+
+/** The file's `flaky-triage:` over FLAKY_TRIAGE_DEFAULTS (only the file sets these), copied. */
+function flakyTriageSettings(file: RepoConfig["flaky-triage"]): FlakyTriageSettings {
+  const defaults = FLAKY_TRIAGE_DEFAULTS;
+  return {
+    workflows: [...(file?.workflows ?? defaults.workflows)],
+    lookbackDays: file?.["lookback-days"] ?? defaults.lookbackDays,
+    top: file?.top ?? defaults.top,
+    reruns: file?.reruns ?? defaults.reruns,
+    label: file?.label ?? defaults.label,
+    quarantine: file?.quarantine ?? defaults.quarantine,
   };
 }
 
@@ -81,6 +94,7 @@ export function buildConfig(
     instructions,
     deny: repoConfig.permissions.deny,
     ciRepair: ciRepairSettings(repoConfig["ci-repair"]),
+    flakyTriage: flakyTriageSettings(repoConfig["flaky-triage"]),
   };
 }
 

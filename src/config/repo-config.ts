@@ -16,8 +16,12 @@ import {
   CLASSIFY_MATCH,
   FAILURE_ATTEMPTS,
   FLAG_TAKES,
+  ISSUE_LABEL,
+  LOOKBACK_DAYS,
+  RERUNS,
   WHOLE_ABOVE_ZERO,
   WHOLE_BUDGET,
+  WORKFLOW_FILE,
   complaint,
 } from "./rules.ts";
 import type { Rule } from "./rules.ts";
@@ -106,6 +110,22 @@ const CiRepairSchema = z
   })
   .strict();
 
+/** Scheduled flaky-test triage (flaky/ and src/flaky-triage.ts). */
+const FlakyTriageSchema = z
+  .object({
+    /** The workflows whose history is read, by file name. */
+    workflows: z
+      .array(stringSetting(WORKFLOW_FILE), { error: `takes a list, each ${WORKFLOW_FILE.takes}` })
+      .min(1, { error: "takes a list of at least one workflow file name" })
+      .optional(),
+    "lookback-days": numberSetting(LOOKBACK_DAYS),
+    top: numberSetting(WHOLE_ABOVE_ZERO),
+    reruns: numberSetting(RERUNS),
+    label: stringSetting(ISSUE_LABEL).optional(),
+    quarantine: flagSetting,
+  })
+  .strict();
+
 const RepoConfigSchema = z
   .object({
     /** Added to the task prompt, like AGENTS.md. */
@@ -147,6 +167,7 @@ const RepoConfigSchema = z
       .strict()
       .default({ deny: [] }),
     "ci-repair": CiRepairSchema.optional(),
+    "flaky-triage": FlakyTriageSchema.optional(),
   })
   .strict();
 

@@ -51,6 +51,32 @@ export const FAILURE_ATTEMPTS = numberRule(
 
 export const FLAG_TAKES = "true or false";
 
+/** GitHub keeps run logs 90 days by default, and lists at most 1,000 runs a query. */
+export const LOOKBACK_DAYS = numberRule(
+  "a whole number of days from 1 to 90",
+  (value) => Number.isInteger(value) && value >= 1 && value <= 90,
+);
+
+/** Reruns per condition: too few prove nothing (0 of 5 only bounds the rate under 45%). */
+export const RERUNS = numberRule(
+  "a whole number from 5 to 500",
+  (value) => Number.isInteger(value) && value >= 5 && value <= 500,
+);
+
+/** A workflow as the runs API takes it: the file's name in .github/workflows/. */
+export const WORKFLOW_FILE: Rule<string> = {
+  takes: "a workflow file name such as ci.yml",
+  problem: (name) =>
+    /^[\w.-]+\.ya?ml$/.test(name) ? undefined : "the file's name only, ending in .yml or .yaml",
+};
+
+/** A GitHub label: up to 50 characters, not blank, no comma (the issues API splits on it). */
+export const ISSUE_LABEL: Rule<string> = {
+  takes: "a label name of 1 to 50 characters without commas",
+  problem: (label) =>
+    label.trim() === "" || label.length > 50 || label.includes(",") ? "" : undefined,
+};
+
 /** A branch name like the ones pitcrew makes (`issue-<N>`, `pr-<N>`, `task-<run>`), to try a prefix on. */
 const SAMPLE_BRANCH = "issue-1";
 

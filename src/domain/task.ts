@@ -24,14 +24,17 @@ export type Thread =
   | { kind: "pr"; number: number }
   | { kind: "dispatch"; runId: string }
   /** A branch whose CI failed: its repairs share one fix branch and one notes thread. */
-  | { kind: "ci"; branch: string };
+  | { kind: "ci"; branch: string }
+  /** The scheduled flaky-test triage: one thread whose notes hold the flake ledger. */
+  | { kind: "triage" };
 
 /** The issue's or pull request's number a thread is about; none for a dispatch or a branch. */
 export function threadNumber(thread: Thread): number | undefined {
   return thread.kind === "issue" || thread.kind === "pr" ? thread.number : undefined;
 }
 
-export type TaskKind = "fix" | "continue" | "instruction" | "dispatch" | "ci-repair";
+export type TaskKind =
+  "fix" | "continue" | "instruction" | "dispatch" | "ci-repair" | "flaky-triage";
 
 export interface Repository {
   owner: string;

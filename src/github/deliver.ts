@@ -40,6 +40,8 @@ export interface DeliverOptions {
   section?: string;
   /** Open (or keep) the PR as a draft even when the agent finished (a proof that does not hold). */
   draft?: boolean;
+  /** The PR's title, over the one the model's summary gives. */
+  title?: string;
 }
 
 function linkOf(pull: PullInfo, operation: PullOperation): PullLink {
@@ -62,6 +64,7 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
       runUrl: options.runUrl,
       totals: result,
       section: options.section,
+      title: options.title,
     });
   const planned = text("");
   const published = await publish({

@@ -15,6 +15,8 @@ export interface PullRequestFacts {
   task: Task;
   /** The issue's (or PR's) title on an issue or PR thread. */
   issueTitle?: string;
+  /** The harness's title, over the model's (a flaky test's fix or quarantine says which it is). */
+  title?: string;
   /** The model's final answer: what was wrong, what changed, how it was checked. */
   summary: string;
   stopReason: StopReason;
@@ -73,6 +75,7 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
   const instruction = firstLine(task.instruction);
   const given = done ? summaryTitle(facts.summary) : undefined;
   const source =
+    facts.title ??
     given ??
     (task.kind === "fix"
       ? (facts.issueTitle ?? instruction)
@@ -109,7 +112,9 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
     facts.issueTitle === undefined || facts.issueTitle.trim() === ""
       ? ""
       : `: ${defusePlain(shortTitle(facts.issueTitle), audience)}`;
-  if (task.thread.kind === "issue") sections.push(`${done ? "Fixes" : "Part of"} ${ref}${about}`);
+  // A flaky test's tracking issue is closed by the triage once the test stayed green, not by a merge.
+  const link = task.kind === "flaky-triage" ? "Tracked in" : done ? "Fixes" : "Part of";
+  if (task.thread.kind === "issue") sections.push(`${link} ${ref}${about}`);
   if (task.thread.kind === "pr") sections.push(`For ${ref}${about}`);
   sections.push(
     `---\n${requestLine(task, audience)} · [workflow run](${facts.runUrl})\n\n${formatTotals(facts.totals)}`,

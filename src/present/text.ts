@@ -85,6 +85,8 @@ export function requestWords(task: Pick<Task, "kind">): string {
       return "a workflow dispatch";
     case "ci-repair":
       return "a repair of the failed CI run";
+    case "flaky-triage":
+      return "a flaky-test triage";
   }
 }
 
@@ -94,7 +96,10 @@ export function requestLine(
   audience: Audience,
 ): string {
   const words = requestWords(task);
-  const asked = task.kind === "dispatch" || task.kind === "ci-repair" ? words : codeSpan(words);
+  const asked =
+    task.kind === "dispatch" || task.kind === "ci-repair" || task.kind === "flaky-triage"
+      ? words
+      : codeSpan(words);
   const instruction = task.instruction.trim();
   return `@${task.requester.login} asked for ${asked}${instruction === "" ? "" : `: “${quotedLine(instruction, audience)}”`}`;
 }

@@ -35,7 +35,15 @@ export interface WorkspacePort<W extends Workspace> {
 /** How the session runs: the sandbox, the model, the limits, the repository's rules. */
 export type SessionSettings = Pick<
   SessionOptions,
-  "sandbox" | "model" | "limits" | "window" | "deny" | "promptCacheKey" | "onSandbox" | "checkDone"
+  | "sandbox"
+  | "model"
+  | "limits"
+  | "window"
+  | "deny"
+  | "promptCacheKey"
+  | "onSandbox"
+  | "checkDone"
+  | "tools"
 >;
 
 /** What a fresh start needs, known once the workspace is ready. */

@@ -50,6 +50,24 @@ const WorkflowDispatchSchema = z.object({
   repository: RepositorySchema,
 });
 
+/** A scheduled run's payload: the cron line and the repository; no sender. */
+const ScheduleSchema = z.object({
+  schedule: z.string().nullish(),
+  repository: RepositorySchema,
+});
+
+/** The `task` input of a manual run that asks for a flaky-test triage instead of a free task. */
+export const FLAKY_TRIAGE_TASK = "flaky-triage";
+
+/** The triage's one thread: its notes hold the flake ledger. */
+export const FLAKY_TRIAGE_THREAD = "flaky-triage";
+
+/**
+ * Who a scheduled run is for: nobody asked, so the workflow's own token account (the co-author of
+ * what it commits).
+ */
+const SCHEDULE_ACCOUNT = { login: "github-actions[bot]", id: 41898282, type: "Bot" };
+
 const WorkflowRunSchema = z.object({
   action: z.string(),
   workflow: z.object({ name: z.string() }).nullish(),
@@ -76,7 +94,12 @@ const WorkflowRunSchema = z.object({
  * The events that can start work, each once: what parseEvent reads, and the only events whose
  * runs' handoff notes a later run trusts (store/provenance.ts).
  */
-export const ACTED_ON_EVENTS = ["issue_comment", "workflow_dispatch", "workflow_run"] as const;
+export const ACTED_ON_EVENTS = [
+  "issue_comment",
+  "workflow_dispatch",
+  "workflow_run",
+  "schedule",
+] as const;
 export type ActedOnEvent = (typeof ACTED_ON_EVENTS)[number];
 
 /** What the first word after the trigger phrase asks for; anything else is a free instruction. */
@@ -87,6 +110,7 @@ export function parseEvent({ eventName, payload, triggerPhrase, runId }: GitHubE
     issue_comment: () => parseIssueComment(payload, triggerPhrase),
     workflow_dispatch: () => parseWorkflowDispatch(payload, runId),
     workflow_run: () => parseWorkflowRun(payload),
+    schedule: () => parseSchedule(payload),
   };
   if (!isActedOn(eventName)) {
     return { kind: "ignore", reason: `pitcrew does not act on ${eventName} events` };
@@ -162,6 +186,12 @@ function parseWorkflowDispatch(payload: unknown, runId: string): Trigger {
       "GITHUB_RUN_ID is empty, so the manual run's thread has no name; run pitcrew inside a GitHub Actions job.",
     );
   }
+  if (instruction.trim() === FLAKY_TRIAGE_TASK) {
+    return {
+      kind: "task",
+      task: triageTask(person(event.sender, ""), repository(event.repository)),
+    };
+  }
   const task: Task = {
     kind: "dispatch",
     thread: { kind: "dispatch", runId },
@@ -172,6 +202,26 @@ function parseWorkflowDispatch(payload: unknown, runId: string): Trigger {
     repository: repository(event.repository),
   };
   return { kind: "task", task };
+}
+
+/** A scheduled run is a flaky-test triage: pitcrew has no other scheduled work. */
+function parseSchedule(payload: unknown): Trigger {
+  const event = checked(ScheduleSchema, payload, "schedule");
+  return {
+    kind: "task",
+    task: triageTask(person(SCHEDULE_ACCOUNT, ""), repository(event.repository)),
+  };
+}
+
+function triageTask(requester: Person, repo: Repository): Task {
+  return {
+    kind: "flaky-triage",
+    thread: { kind: "triage" },
+    threadKey: FLAKY_TRIAGE_THREAD,
+    instruction: "",
+    requester,
+    repository: repo,
+  };
 }
 
 /** The conclusions pitcrew repairs: the run failed, or ran out of time. */

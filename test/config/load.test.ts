@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { CI_REPAIR_DEFAULTS, DEFAULTS } from "../../src/config/config.ts";
+import { CI_REPAIR_DEFAULTS, DEFAULTS, FLAKY_TRIAGE_DEFAULTS } from "../../src/config/config.ts";
 import type { Config } from "../../src/config/config.ts";
 import type { ActionInputs } from "../../src/config/inputs.ts";
 import { buildConfig, loadConfig } from "../../src/config/load.ts";
@@ -192,6 +192,26 @@ describe("buildConfig", () => {
     config.ciRepair.caps.perBranch = 99;
     assert.deepEqual(CI_REPAIR_DEFAULTS.branches, ["**"]);
     assert.equal(CI_REPAIR_DEFAULTS.caps.perBranch, 3);
+  });
+
+  test("flaky-triage: the defaults the issue names, and the file's keys over them", () => {
+    assert.deepEqual(buildConfig(CREDENTIALS, EMPTY_REPO_CONFIG, "").flakyTriage, {
+      workflows: [],
+      lookbackDays: 14,
+      top: 1,
+      reruns: 20,
+      label: "flaky-test",
+      quarantine: true,
+    });
+    const file = parseRepoConfig("flaky-triage:\n  workflows: [ci.yml]\n  reruns: 40\n");
+    const config = buildConfig(CREDENTIALS, file, "");
+    assert.deepEqual(config.flakyTriage, {
+      ...FLAKY_TRIAGE_DEFAULTS,
+      workflows: ["ci.yml"],
+      reruns: 40,
+    });
+    config.flakyTriage.workflows.push("other.yml");
+    assert.deepEqual(FLAKY_TRIAGE_DEFAULTS.workflows, [], "a run's settings are its own");
   });
 
   test("no API key: a named error saying how to pass the secret", () => {

@@ -304,3 +304,68 @@ describe("parseRepoConfig: ci-repair", () => {
     );
   });
 });
+
+describe("parseRepoConfig: flaky-triage", () => {
+  test("every setting, by its kebab-case key", () => {
+    const config = parseRepoConfig(
+      "flaky-triage:\n  workflows: [ci.yml, e2e.yaml]\n  lookback-days: 30\n  top: 2\n  reruns: 50\n  label: flaky\n  quarantine: false\n",
+    );
+    assert.deepEqual(config["flaky-triage"], {
+      workflows: ["ci.yml", "e2e.yaml"],
+      "lookback-days": 30,
+      top: 2,
+      reruns: 50,
+      label: "flaky",
+      quarantine: false,
+    });
+  });
+
+  const bad: [text: string, pattern: RegExp][] = [
+    [
+      "flaky-triage:\n  workflows: ci.yml\n",
+      /line 2: flaky-triage\.workflows: takes a list, each a workflow file name such as ci\.yml/,
+    ],
+    [
+      "flaky-triage:\n  workflows: []\n",
+      /line 2: flaky-triage\.workflows: takes a list of at least one workflow file name/,
+    ],
+    [
+      "flaky-triage:\n  workflows:\n    - .github/workflows/ci.yml\n",
+      /line 3: flaky-triage\.workflows\.0: .*\(the file's name only, ending in \.yml or \.yaml\)/,
+    ],
+    [
+      "flaky-triage:\n  lookback-days: 120\n",
+      /line 2: flaky-triage\.lookback-days: takes a whole number of days from 1 to 90/,
+    ],
+    [
+      "flaky-triage:\n  reruns: 3\n",
+      /line 2: flaky-triage\.reruns: takes a whole number from 5 to 500/,
+    ],
+    ["flaky-triage:\n  top: 0\n", /line 2: flaky-triage\.top: takes a whole number above 0/],
+    [
+      "flaky-triage:\n  label: 'a,b'\n",
+      /line 2: flaky-triage\.label: takes a label name of 1 to 50 characters without commas/,
+    ],
+    [
+      "flaky-triage:\n  quarantine: sometimes\n",
+      /line 2: flaky-triage\.quarantine: takes true or false/,
+    ],
+    [
+      "flaky-triage:\n  look-back: 3\n",
+      /line 2: flaky-triage\.look-back: not a setting pitcrew knows/,
+    ],
+  ];
+  for (const [text, pattern] of bad) {
+    test(`refused: ${JSON.stringify(text)}`, () => {
+      assert.throws(
+        () => parseRepoConfig(text),
+        (error: unknown) => {
+          assert.ok(error instanceof PitcrewError);
+          assert.equal(error.code, "config-invalid");
+          assert.match(error.message, pattern);
+          return true;
+        },
+      );
+    });
+  }
+});

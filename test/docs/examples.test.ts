@@ -11,11 +11,11 @@ import { fileURLToPath } from "node:url";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
 import { examples } from "../support/payloads.ts";
 import { parse, parseDocument } from "yaml";
-import { CI_REPAIR_DEFAULTS, DEFAULTS } from "../../src/config/config.ts";
+import { CI_REPAIR_DEFAULTS, FLAKY_TRIAGE_DEFAULTS, DEFAULTS } from "../../src/config/config.ts";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
 import { DEFAULT_SETTINGS } from "../../src/sandbox/policy.ts";
 import { parseEvent } from "../../src/triggers/event.ts";
-import { workflowDispatchPayload } from "../support/payloads.ts";
+import { schedulePayload, workflowDispatchPayload } from "../support/payloads.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -74,7 +74,7 @@ const EXAMPLES: Example[] = [
     scopes: { ...THREAD_SCOPES, actions: "write", checks: "read" },
     notYet: false,
   },
-  { file: "flaky-triage.yml", scopes: { ...THREAD_SCOPES, checks: "read" }, notYet: true },
+  { file: "flaky-triage.yml", scopes: THREAD_SCOPES, notYet: false },
 ];
 
 /** Where `npm run vendor` puts the action in a repository (scripts/vendor.mjs). */
@@ -387,11 +387,37 @@ describe("example workflows", () => {
   });
 
   describe("flaky-triage.yml", () => {
-    test("runs on a schedule", () => {
-      const flow = workflow("flaky-triage.yml");
+    const flow = workflow("flaky-triage.yml");
+
+    test("runs on a schedule, and its scheduled event is a triage", () => {
       const schedule = flow.on.schedule as { cron: string }[];
       assert.equal(schedule.length, 1);
       assert.equal(schedule[0]!.cron.split(" ").length, 5);
+      const trigger = parseEvent({
+        eventName: "schedule",
+        payload: schedulePayload(schedule[0]!.cron),
+        triggerPhrase: DEFAULTS.triggerPhrase,
+        runId: "1",
+      });
+      assert.equal(trigger.kind === "task" && trigger.task.kind, "flaky-triage");
+    });
+
+    test("the manual run's default input is a triage", () => {
+      const inputs = (flow.on.workflow_dispatch as { inputs: Record<string, { default?: string }> })
+        .inputs;
+      const payload = {
+        ...workflowDispatchPayload({}),
+        inputs: Object.fromEntries(
+          Object.entries(inputs).map(([name, input]) => [name, input.default]),
+        ),
+      };
+      const trigger = parseEvent({
+        eventName: "workflow_dispatch",
+        payload,
+        triggerPhrase: DEFAULTS.triggerPhrase,
+        runId: "42",
+      });
+      assert.equal(trigger.kind === "task" && trigger.task.kind, "flaky-triage");
     });
   });
 });
@@ -516,12 +542,32 @@ describe("docs/action.md", () => {
     );
   });
 
-  test("says CI repair and flaky triage are not available yet", () => {
+  test("the introduction names the three uses with their example workflows", () => {
     const introduction = page.slice(0, page.indexOf("\n## "));
-    assert.match(
-      introduction.replace(/\s+/g, " "),
-      /CI repair and flaky-test triage are not available yet/i,
-    );
+    for (const file of ["agent-fix.yml", "ci-repair.yml", "flaky-triage.yml"]) {
+      assert.ok(introduction.includes(`(examples/${file})`), file);
+    }
+    assert.doesNotMatch(introduction, /not available yet/i);
+  });
+
+  test("the flaky-triage section: its example is accepted, its table has each key and default", () => {
+    const part = subsection(page, "Flaky-test triage: `flaky-triage`");
+    const example = yamlBlocks(part)[0] ?? "";
+    assert.ok(example.startsWith("# .github/pitcrew.yml\n"));
+    const settings = parseRepoConfig(example)["flaky-triage"] ?? {};
+    const d = FLAKY_TRIAGE_DEFAULTS;
+    const defaults: Record<string, string> = {
+      workflows: "none",
+      "lookback-days": `\`${d.lookbackDays}\``,
+      top: `\`${d.top}\``,
+      reruns: `\`${d.reruns}\``,
+      label: `\`${d.label}\``,
+      quarantine: `\`${d.quarantine}\``,
+    };
+    const rows = tableRows(part);
+    assert.deepEqual(rows.map(([key]) => unquote(key!)).sort(), Object.keys(settings).sort());
+    for (const [key, shown] of rows) assert.equal(shown, defaults[unquote(key!)], key);
+    assert.deepEqual(FLAKY_TRIAGE_DEFAULTS.workflows, []);
   });
 });
 

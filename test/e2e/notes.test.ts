@@ -236,7 +236,7 @@ describe("handoff notes across runs", needsBwrap(), () => {
     assert.deepEqual(warnings, [
       `::warning::ignored notes artifact ${badSeal.id} of run 1103 (its seal does not match: written by another key or changed after)`,
       `::warning::ignored notes artifact ${otherWorkflow.id} of run 1102 (its run ran the workflow .github/workflows/build.yml, not .github/workflows/pitcrew.yml)`,
-      `::warning::ignored notes artifact ${fork.id} of run 1101 (its run was triggered by pull_request; pitcrew acts only on issue_comment, workflow_dispatch and workflow_run)`,
+      `::warning::ignored notes artifact ${fork.id} of run 1101 (its run was triggered by pull_request; pitcrew acts only on issue_comment, workflow_dispatch, workflow_run and schedule)`,
     ]);
     assert.match(second.stdout, /notes: restored from artifact \d+ of run 1001\n/);
     const told = made.model.requests[2]?.raw ?? "";

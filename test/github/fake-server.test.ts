@@ -443,6 +443,134 @@ describe("REST routes answer in GitHub's documented shapes", () => {
     await call(one, "GET", `${REPO}/pulls/1`, 404);
   });
 
+  test("issues: created with the labels GitHub makes, listed by state, labels and creator (pull requests too), closed with a reason, reopened", async () => {
+    const list = "/repos/{owner}/{repo}/issues";
+    const one = "/repos/{owner}/{repo}/issues/{issue_number}";
+    type Issue = {
+      number: number;
+      state: string;
+      state_reason: string | null;
+      closed_at: string | null;
+      user: { login: string };
+      labels: { name: string }[];
+      pull_request?: unknown;
+    };
+    const numbers = (reply: Reply) => (reply.body as Issue[]).map((issue) => issue.number);
+
+    const created = (
+      await call(list, "POST", `${REPO}/issues`, 201, {
+        title: "Flaky: adds",
+        body: "It fails one run in ten.",
+        labels: ["flaky-test", { name: "ci" }],
+      })
+    ).body as Issue & { html_url: string };
+    assert.equal(created.number, 4);
+    assert.equal(created.user.login, "github-actions[bot]");
+    assert.deepEqual(
+      created.labels.map((label) => label.name),
+      ["flaky-test", "ci"],
+    );
+    assert.equal(created.html_url, "https://github.com/Codertocat/Hello-World/issues/4");
+    assert.deepEqual(
+      github.labels().map((label) => [label.name, label.color]),
+      [
+        ["flaky-test", "ededed"],
+        ["ci", "ededed"],
+      ],
+    );
+    await call(list, "POST", `${REPO}/issues`, 422, { body: "no title" });
+
+    // A label's name is the repository's, whatever the case it is given in.
+    github.addIssue({
+      number: 5,
+      title: "Flaky: subtracts",
+      body: null,
+      user: "octocat",
+      state: "closed",
+      labels: ["Flaky-Test"],
+    });
+    assert.deepEqual(github.issues().find((issue) => issue.number === 5)?.labels, ["flaky-test"]);
+    assert.deepEqual(
+      numbers(await call(list, "GET", `${REPO}/issues?labels=flaky-test`, 200)),
+      [4],
+    );
+    assert.deepEqual(
+      numbers(await call(list, "GET", `${REPO}/issues?labels=FLAKY-TEST&state=all`, 200)),
+      [5, 4],
+    );
+    assert.deepEqual(
+      numbers(await call(list, "GET", `${REPO}/issues?labels=flaky-test,ci&state=all`, 200)),
+      [4],
+    );
+    assert.deepEqual(numbers(await call(list, "GET", `${REPO}/issues?state=closed`, 200)), [5]);
+    const byOctocat = await call(list, "GET", `${REPO}/issues?creator=octocat&state=all`, 200);
+    assert.deepEqual(numbers(byOctocat), [5, 2, 1]);
+    assert.ok((byOctocat.body as Issue[])[1]?.pull_request !== undefined, "a pull is listed");
+    const page = await call(list, "GET", `${REPO}/issues?state=all&per_page=2`, 200);
+    assert.deepEqual(numbers(page), [5, 4]);
+    assert.match(page.headers.get("link") ?? "", /[?&]page=3>; rel="last"/);
+
+    const closed = (
+      await call(one, "PATCH", `${REPO}/issues/4`, 200, {
+        state: "closed",
+        state_reason: "not_planned",
+        title: "Flaky: adds (fixed)",
+      })
+    ).body as Issue;
+    assert.deepEqual([closed.state, closed.state_reason], ["closed", "not_planned"]);
+    assert.ok(closed.closed_at !== null);
+    const reopened = (await call(one, "PATCH", `${REPO}/issues/4`, 200, { state: "open" }))
+      .body as Issue;
+    assert.deepEqual(
+      [reopened.state, reopened.state_reason, reopened.closed_at],
+      ["open", "reopened", null],
+    );
+    await call(one, "PATCH", `${REPO}/issues/4`, 200, { labels: ["ci"], body: "Fixed." });
+    const stored = github.issues().find((issue) => issue.number === 4);
+    assert.deepEqual(
+      [stored?.title, stored?.body, stored?.state, stored?.labels],
+      ["Flaky: adds (fixed)", "Fixed.", "open", ["ci"]],
+    );
+    await call(one, "PATCH", `${REPO}/issues/4`, 422, { state: "merged" });
+    await call(one, "PATCH", `${REPO}/issues/999`, 404, { state: "closed" });
+
+    github.setTokenPermissions({ issues: "read" });
+    try {
+      const refused = await call(list, "POST", `${REPO}/issues`, 403, { title: "t" });
+      assert.equal(refused.headers.get("x-accepted-github-permissions"), "issues=write");
+      await call(list, "GET", `${REPO}/issues`, 200);
+    } finally {
+      github.setTokenPermissions({ issues: "write" });
+    }
+  });
+
+  test("a merged pull request: merged, merged_at, closed, and so is its issue entry", async () => {
+    const one = "/repos/{owner}/{repo}/pulls/{pull_number}";
+    const open = (await call(one, "GET", `${REPO}/pulls/2`, 200)).body as {
+      merged: boolean;
+      merged_at: string | null;
+    };
+    assert.deepEqual([open.merged, open.merged_at], [false, null]);
+    github.mergePull(2, "2026-03-01T12:00:00Z");
+    const merged = (await call(one, "GET", `${REPO}/pulls/2`, 200)).body as {
+      state: string;
+      merged: boolean;
+      merged_at: string | null;
+      closed_at: string | null;
+    };
+    assert.deepEqual(
+      [merged.state, merged.merged, merged.merged_at, merged.closed_at],
+      ["closed", true, "2026-03-01T12:00:00Z", "2026-03-01T12:00:00Z"],
+    );
+    const entry = (
+      await call("/repos/{owner}/{repo}/issues/{issue_number}", "GET", `${REPO}/issues/2`, 200)
+    ).body as { state: string; pull_request: { merged_at: string | null } };
+    assert.deepEqual(
+      [entry.state, entry.pull_request.merged_at],
+      ["closed", "2026-03-01T12:00:00Z"],
+    );
+  });
+
   test("artifacts: listed newest first by name and by run, read, downloaded through a redirect, gone once expired, deleted", async () => {
     const list = "/repos/{owner}/{repo}/actions/artifacts";
     const byRun = "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts";
@@ -645,6 +773,126 @@ describe("REST routes answer in GitHub's documented shapes", () => {
       `${REPO}/contents/package.json?ref=main`,
       200,
     );
+  });
+
+  test("attempts: run_started_at per attempt; a partial re-run lists the jobs it kept with their old run_attempt", async () => {
+    const run = github.addRun({
+      id: 710,
+      path: ".github/workflows/ci.yml",
+      attempts: [
+        {
+          startedAt: "2026-02-01T10:00:00Z",
+          jobs: [
+            { name: "lint", conclusion: "success" },
+            { name: "test", conclusion: "failure" },
+          ],
+        },
+        {
+          startedAt: "2026-02-01T10:30:00Z",
+          kept: ["lint"],
+          jobs: [{ name: "test", conclusion: "success" }],
+        },
+      ],
+    });
+    const attempt = "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}";
+    const jobs = `${attempt}/jobs`;
+    type Attempt = { run_attempt: number; run_started_at: string; conclusion: string | null };
+    type Jobs = { total_count: number; jobs: { id: number; name: string; run_attempt: number }[] };
+    const first = (await call(attempt, "GET", `${REPO}/actions/runs/710/attempts/1`, 200))
+      .body as Attempt;
+    const second = (await call(attempt, "GET", `${REPO}/actions/runs/710/attempts/2`, 200))
+      .body as Attempt;
+    assert.deepEqual(
+      [first.run_attempt, first.run_started_at, first.conclusion],
+      [1, "2026-02-01T10:00:00Z", "failure"],
+    );
+    assert.deepEqual(
+      [second.run_attempt, second.run_started_at, second.conclusion],
+      [2, "2026-02-01T10:30:00Z", "success"],
+    );
+    const listed = (await call(jobs, "GET", `${REPO}/actions/runs/710/attempts/2/jobs`, 200))
+      .body as Jobs;
+    const [lint, test] = run.attempts[0]?.jobs ?? [];
+    assert.deepEqual(
+      listed.jobs.map((job) => [job.name, job.run_attempt, job.id === lint?.id]),
+      [
+        ["lint", 1, true],
+        ["test", 2, false],
+      ],
+    );
+    assert.notEqual(listed.jobs[1]?.id, test?.id);
+    assert.throws(() => github.addRun({ attempts: [{}, { kept: ["lint"] }] }), /no such job/);
+
+    // GitHub's own re-run of the failed jobs keeps the others the same way.
+    github.addRun({
+      id: 711,
+      attempts: [
+        {
+          jobs: [
+            { name: "lint", conclusion: "success" },
+            { name: "test", conclusion: "failure" },
+          ],
+        },
+      ],
+    });
+    await rest("POST", `${REPO}/actions/runs/711/rerun-failed-jobs`, {});
+    const rerun = (await call(jobs, "GET", `${REPO}/actions/runs/711/attempts/2/jobs`, 200))
+      .body as Jobs;
+    assert.deepEqual(
+      rerun.jobs.map((job) => [job.name, job.run_attempt]),
+      [
+        ["lint", 1],
+        ["test", 2],
+      ],
+    );
+  });
+
+  test("workflow runs: `created` takes GitHub's date ranges; a filtered list pages through 1,000 runs", async () => {
+    const template = "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs";
+    const at = ["2026-01-01T10:00:00Z", "2026-01-02T10:00:00Z", "2026-01-03T23:59:59Z"];
+    const [a, b, c] = at.map(
+      (createdAt) => github.addRun({ path: ".github/workflows/nightly.yml", createdAt }).id,
+    );
+    const ids = async (created: string) =>
+      (
+        (
+          await call(
+            template,
+            "GET",
+            `${REPO}/actions/workflows/nightly.yml/runs?created=${encodeURIComponent(created)}`,
+            200,
+          )
+        ).body as { workflow_runs: { id: number }[] }
+      ).workflow_runs.map((run) => run.id);
+    assert.deepEqual(await ids(">=2026-01-02"), [c, b]);
+    assert.deepEqual(await ids(">=2026-01-02T10:00:01Z"), [c]);
+    assert.deepEqual(await ids(">2026-01-02"), [c]);
+    assert.deepEqual(await ids("<2026-01-02"), [a]);
+    assert.deepEqual(await ids("<=2026-01-02"), [b, a]);
+    assert.deepEqual(await ids("2026-01-01..2026-01-02"), [b, a]);
+    assert.deepEqual(await ids("2026-01-01T10:00:01Z..2026-01-03T23:59:59Z"), [c, b]);
+    assert.deepEqual(await ids("2026-01-02..*"), [c, b]);
+    assert.deepEqual(await ids("2026-01-03"), [c]);
+    const bogus = await rest("GET", `${REPO}/actions/workflows/nightly.yml/runs?created=lately`);
+    assert.equal(bogus.status, 422);
+
+    for (let i = 0; i < 1001; i++) {
+      github.addRun({
+        path: ".github/workflows/many.yml",
+        headSha: "0".repeat(40),
+        createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+      });
+    }
+    const many = (query: string) =>
+      call(template, "GET", `${REPO}/actions/workflows/many.yml/runs?${query}`, 200);
+    type Runs = { total_count: number; workflow_runs: unknown[] };
+    const unfiltered = (await many("per_page=1&page=1001")).body as Runs;
+    assert.equal(unfiltered.workflow_runs.length, 1);
+    const last = await many("branch=main&per_page=1&page=1000");
+    assert.equal((last.body as Runs).workflow_runs.length, 1);
+    assert.doesNotMatch(last.headers.get("link") ?? "", /rel="next"/);
+    const past = (await many("branch=main&per_page=1&page=1001")).body as Runs;
+    assert.deepEqual([past.total_count, past.workflow_runs.length], [1001, 0]);
   });
 
   test("every route the fake serves was checked", () => {

@@ -15,7 +15,7 @@ import type { FailureLedger } from "../../src/domain/ci.ts";
 import {
   ledgerOf,
   otherLedgers,
-  saveLedger,
+  saveLedgers,
   withOtherBranches,
 } from "../../src/run/ends/ci-notes.ts";
 import { createLocalStore } from "../../src/store/local.ts";
@@ -53,8 +53,12 @@ function attempted(ledger: FailureLedger, branch: string, runId: number): Failur
 describe("ledgers across branches", () => {
   test("two attempts on other branches reach the cap across branches for a third branch", async () => {
     const store = createLocalStore(join(root, "cap"));
-    await saveLedger(store, undefined, place("one"), attempted(EMPTY_LEDGER, "one", 1));
-    await saveLedger(store, undefined, place("two"), attempted(EMPTY_LEDGER, "two", 2));
+    await saveLedgers(store, undefined, place("one"), {
+      [LEDGER_NAME]: attempted(EMPTY_LEDGER, "one", 1),
+    });
+    await saveLedgers(store, undefined, place("two"), {
+      [LEDGER_NAME]: attempted(EMPTY_LEDGER, "two", 2),
+    });
     const warnings: string[] = [];
     const others = await otherLedgers(store, "ci-three", {
       warning: (line) => warnings.push(line),
@@ -89,22 +93,23 @@ describe("ledgers across branches", () => {
 
   test("its own thread is not counted twice", async () => {
     const store = createLocalStore(join(root, "own"));
-    await saveLedger(store, undefined, place("one"), attempted(EMPTY_LEDGER, "one", 1));
+    await saveLedgers(store, undefined, place("one"), {
+      [LEDGER_NAME]: attempted(EMPTY_LEDGER, "one", 1),
+    });
     assert.deepEqual(await otherLedgers(store, "ci-one", { warning: () => undefined }), []);
   });
 
   test("saving the ledger keeps the note and transcript and replaces only the ledger", async () => {
     const store = createLocalStore(join(root, "keep"));
-    await saveLedger(store, undefined, place("one"), attempted(EMPTY_LEDGER, "one", 1));
+    await saveLedgers(store, undefined, place("one"), {
+      [LEDGER_NAME]: attempted(EMPTY_LEDGER, "one", 1),
+    });
     const first = await store.restore("ci-one");
     assert.ok(first.found);
     const notes = { ...first.notes, note: "the handoff note", transcript: '{"type":"message"}\n' };
-    await saveLedger(
-      store,
-      notes,
-      place("one"),
-      attempted(ledgerOf(notes, { warning: () => undefined }), "one", 2),
-    );
+    await saveLedgers(store, notes, place("one"), {
+      [LEDGER_NAME]: attempted(ledgerOf(notes, { warning: () => undefined }), "one", 2),
+    });
     const second = await store.restore("ci-one");
     assert.ok(second.found);
     assert.equal(second.notes.note, "the handoff note");

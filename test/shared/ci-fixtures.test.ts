@@ -1,7 +1,8 @@
 /**
  * Excerpting on the real CI fixtures in ../shared/ci-fixtures (their README holds the ground truth,
  * read by hand): each log's failing test and first error come out, inside the excerpt and within
- * its budget; each JUnit report's failing (and flaky) cases are the ones listed. The upstream
+ * its budget; each JUnit report's failing (and flaky) cases are the ones listed, and the flaky ones
+ * are what the flaky-test triage counts as a runner's retries (flaky/detect.ts). The upstream
  * `#=SOURCE=#` line and `#=MATCH=#` markers are taken off first, as the README says.
  */
 import assert from "node:assert/strict";
@@ -11,6 +12,8 @@ import { describe, test } from "node:test";
 import { estimateText } from "../../src/context/tokens.ts";
 import { excerptText } from "../../src/ci/excerpt.ts";
 import { readJunit } from "../../src/ci/junit.ts";
+import { detectFlakes } from "../../src/flaky/detect.ts";
+import { historyRun, passed } from "../support/flaky-history.ts";
 import { SHARED, needsShared } from "../support/shared.ts";
 
 const DIR = "ci-fixtures";
@@ -106,5 +109,23 @@ describe("the shared JUnit reports", needsShared(DIR), () => {
       report.flaky.map((test) => test.id),
       ["io.sodadata.dependson.soda.integrations.msteams.MicrosoftTeamsCrudTest.createWebhook"],
     );
+  });
+
+  test("surefire with a re-run, in a green run: a junit-retry flake of exactly its one case", () => {
+    const report = readJunit(
+      readFileSync(join(SHARED, DIR, "mikepenz-surefire-flaky.xml"), "utf8"),
+    );
+    const detection = detectFlakes([
+      historyRun(1, 1, [[passed("test")]], { junitFlaky: report.flaky }),
+    ]);
+    const id =
+      "io.sodadata.dependson.soda.integrations.msteams.MicrosoftTeamsCrudTest.createWebhook";
+    assert.deepEqual(Object.keys(detection.flakes), [id]);
+    assert.deepEqual(
+      detection.flakes[id]?.map((found) => [found.evidence, found.red, found.firstError]),
+      [["junit-retry", false, "Expected: <false>"]],
+    );
+    assert.deepEqual(detection.broken, []);
+    assert.deepEqual(detection.commits, { total: 1, redOnlyFromFlakes: 0 });
   });
 });

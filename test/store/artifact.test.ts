@@ -424,7 +424,7 @@ describe("only pitcrew's own notes are restored", () => {
         ignored(
           otherEvent.id,
           2004,
-          "its run was triggered by pull_request; pitcrew acts only on issue_comment, workflow_dispatch and workflow_run",
+          "its run was triggered by pull_request; pitcrew acts only on issue_comment, workflow_dispatch, workflow_run and schedule",
         ),
         ignored(
           otherWorkflow.id,

@@ -35,14 +35,16 @@ describe("distrust", () => {
   });
 
   test("an event pitcrew does not act on (a fork's pull_request, pull_request_target, push): named", () => {
-    for (const event of ["pull_request", "pull_request_target", "push", "schedule"]) {
+    for (const event of ["pull_request", "pull_request_target", "push"]) {
       assert.equal(
         distrust({ ...OURS, event }, EXPECTED),
-        `its run was triggered by ${event}; pitcrew acts only on issue_comment, workflow_dispatch and workflow_run`,
+        `its run was triggered by ${event}; pitcrew acts only on issue_comment, workflow_dispatch, workflow_run and schedule`,
       );
     }
-    // A CI repair's own run (a workflow_run event of this repository's workflow file) is ours.
+    // A CI repair's own run (a workflow_run event of this repository's workflow file) is ours, and
+    // so is a scheduled triage's.
     assert.equal(distrust({ ...OURS, event: "workflow_run" }, EXPECTED), undefined);
+    assert.equal(distrust({ ...OURS, event: "schedule" }, EXPECTED), undefined);
   });
 
   test("code from a fork, or from no named repository: named", () => {

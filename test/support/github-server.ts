@@ -39,8 +39,26 @@ export interface FakeIssue {
   /** Pull requests are issues too; GitHub marks them with `pull_request`. */
   pullRequest: boolean;
   state: "open" | "closed";
+  /** Why it was closed or reopened (`state_reason`); null for an issue never closed. */
+  stateReason: IssueStateReason | null;
+  /** The names of its labels, as the repository's labels spell them. */
+  labels: string[];
   createdAt: string;
   updatedAt: string;
+  closedAt: string | null;
+  closedBy: FakeUser | null;
+}
+
+/** GitHub's `state_reason`s. */
+export type IssueStateReason = "completed" | "not_planned" | "duplicate" | "reopened";
+
+/** A label of the repository (GitHub makes one when an issue is given a name it lacks). */
+export interface FakeLabel {
+  id: number;
+  name: string;
+  /** Six hex digits, without `#`. */
+  color: string;
+  description: string | null;
 }
 
 export interface FakeComment {
@@ -74,6 +92,8 @@ export interface FakePull {
   base: { ref: string; sha: string };
   createdAt: string;
   updatedAt: string;
+  /** When it was merged (it is then closed); null while it is not. */
+  mergedAt: string | null;
 }
 
 /** A workflow run: where it came from, and each of its attempts with their jobs. */
@@ -113,6 +133,9 @@ export interface FakeJob {
   /** The job's id, which is also its check run's id, as on GitHub. */
   id: number;
   name: string;
+  /** The attempt that ran it (`run_attempt`): a job a partial re-run did not run again is listed
+   * under the later attempts too, with its own id and this attempt. */
+  runAttempt: number;
   status: "queued" | "in_progress" | "completed";
   conclusion: string | null;
   steps: { name: string; number: number; conclusion: string | null }[];
@@ -157,7 +180,13 @@ export interface FakeAttemptSpec {
   /** Default: now. */
   startedAt?: string;
   updatedAt?: string;
+  /** Jobs this attempt ran. */
   jobs?: FakeJobSpec[];
+  /**
+   * Names of the previous attempt's jobs this attempt did not run again (a partial re-run, such
+   * as "Re-run failed jobs"): listed again under it, first, with their own id and `run_attempt`.
+   */
+  kept?: string[];
 }
 
 /** How a test describes a run: where it came from and its attempts, oldest first. */
@@ -182,7 +211,7 @@ export interface FakeRunSpec {
 }
 
 /** What a GITHUB_TOKEN may do, per scope; a route that needs more answers GitHub's 403. */
-export type TokenScope = "actions" | "checks" | "contents" | "pull-requests";
+export type TokenScope = "actions" | "checks" | "contents" | "issues" | "pull-requests";
 export type TokenAccess = "none" | "read" | "write";
 
 /** A link handed out by a 302 (a job's log, an artifact's zip) to the storage, and its use. */
@@ -277,12 +306,20 @@ export interface FakeGitHub {
   addUser(user: { login: string; id?: number; type?: string }): FakeUser;
   /** `maintain` and `triage` answer as permission write/read with that role_name, as GitHub does. */
   setPermission(login: string, permission: Permission): void;
+  /** Labels it names that the repository lacks are made. A closed one's `stateReason` defaults to
+   * `completed`. */
   addIssue(issue: {
     number: number;
     title: string;
     body: string | null;
     user: string;
     pullRequest?: boolean;
+    /** Default "open". */
+    state?: "open" | "closed";
+    stateReason?: IssueStateReason;
+    labels?: string[];
+    /** Default: now. */
+    createdAt?: string;
   }): FakeIssue;
   addComment(issueNumber: number, comment: { body: string; user: string }): FakeComment;
   /** Also adds the issue entry GitHub keeps for every pull request. */
@@ -295,6 +332,12 @@ export interface FakeGitHub {
     base: { ref: string };
     draft?: boolean;
   }): FakePull;
+  /** Merges pull request `number` at `at` (default now): it and its issue entry are closed. */
+  mergePull(number: number, at?: string): FakePull;
+  /** Every issue, pull requests' entries too, by number. */
+  issues(): FakeIssue[];
+  /** The repository's labels, oldest first. */
+  labels(): FakeLabel[];
   /** The comments of an issue or pull request, oldest first. */
   comments(issueNumber: number): FakeComment[];
   reactions(commentId: number): FakeReaction[];
@@ -355,8 +398,8 @@ interface Route {
   path: string;
   /** The documentation_url GitHub puts in this route's error bodies. */
   docs: string;
-  /** The token permission the route needs; routes without (the repository, collaborators,
-   * issues and comments) are never refused. */
+  /** The token permission the route needs; routes without (the repository, collaborators, an
+   * issue read by its number, comments) are never refused. */
   needs?: [TokenScope, "read" | "write"];
   answer(call: Call): Answer;
 }
@@ -373,6 +416,12 @@ const REACTIONS: readonly ReactionContent[] = [
   "hooray",
   "rocket",
   "eyes",
+];
+const STATE_REASONS: readonly IssueStateReason[] = [
+  "completed",
+  "not_planned",
+  "duplicate",
+  "reopened",
 ];
 /** GitHub's id for Codertocat/Hello-World, as the webhook examples the tests send carry it. */
 export const REPO_ID = 186853002;
@@ -403,6 +452,85 @@ function nodeId(kind: string, id: number): string {
 function stringField(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/** A range of instants, each end included or not; an absent end is open. */
+interface DateRange {
+  from?: { at: number; included: boolean };
+  to?: { at: number; included: boolean };
+}
+
+/**
+ * A date qualifier of GitHub's search syntax (`>=2026-01-02`, `<2026-01-02T10:00:00Z`,
+ * `2026-01-01..2026-01-31`, `2026-01-01..*`, a bare day): a day alone spans the whole UTC day,
+ * both ends of `A..B` are included. Undefined when it is not one.
+ */
+function dateRange(text: string): DateRange | undefined {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  /** The first and the last millisecond `value` names, or undefined for no date. */
+  const span = (value: string): [number, number] | undefined => {
+    if (day.test(value)) {
+      const start = Date.parse(`${value}T00:00:00Z`);
+      return Number.isNaN(start) ? undefined : [start, start + 86_400_000 - 1];
+    }
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)) {
+      return undefined;
+    }
+    const at = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`);
+    return Number.isNaN(at) ? undefined : [at, at];
+  };
+  const range = /^(.+?)\.\.(.+)$/.exec(text);
+  if (range !== null) {
+    const [, low = "", high = ""] = range;
+    const from = low === "*" ? undefined : span(low);
+    const to = high === "*" ? undefined : span(high);
+    if ((low !== "*" && from === undefined) || (high !== "*" && to === undefined)) return undefined;
+    return {
+      ...(from === undefined ? {} : { from: { at: from[0], included: true } }),
+      ...(to === undefined ? {} : { to: { at: to[1], included: true } }),
+    };
+  }
+  const [, operator = "", value = ""] = /^(>=|<=|>|<)?(.+)$/.exec(text) ?? [];
+  const found = span(value);
+  if (found === undefined) return undefined;
+  const [first, last] = found;
+  switch (operator) {
+    case ">=":
+      return { from: { at: first, included: true } };
+    case ">":
+      return { from: { at: last, included: false } };
+    case "<=":
+      return { to: { at: last, included: true } };
+    case "<":
+      return { to: { at: first, included: false } };
+    default:
+      return { from: { at: first, included: true }, to: { at: last, included: true } };
+  }
+}
+
+function within(range: DateRange, date: string): boolean {
+  const at = Date.parse(date);
+  const { from, to } = range;
+  if (from !== undefined && (from.included ? at < from.at : at <= from.at)) return false;
+  if (to !== undefined && (to.included ? at > to.at : at >= to.at)) return false;
+  return true;
+}
+
+/** `labels` of an issue's create or update: names, or objects with a `name`. */
+function labelsField(body: Record<string, unknown>): string[] | "invalid" | undefined {
+  const value = body.labels;
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return "invalid";
+  const names = value.map((label: unknown) =>
+    typeof label === "string"
+      ? label
+      : typeof label === "object" && label !== null && "name" in label
+        ? label.name
+        : undefined,
+  );
+  return names.every((name): name is string => typeof name === "string" && name !== "")
+    ? names
+    : "invalid";
 }
 
 /** The Link header GitHub sends with a page of a list. */
@@ -449,6 +577,8 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   const users = new Map<string, FakeUser>();
   const permissions = new Map<string, Permission>();
   const issues = new Map<number, FakeIssue>();
+  /** By lower-cased name: GitHub's label names are case-insensitive. */
+  const labels = new Map<string, FakeLabel>();
   const comments: FakeComment[] = [];
   const reactions: FakeReaction[] = [];
   const pulls = new Map<number, FakePull>();
@@ -465,6 +595,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   let nextCommentId = 2_000_000_001;
   let nextReactionId = 300_000_001;
   let nextPullId = 1_800_000_001;
+  let nextLabelId = 208_045_946;
   let url = "";
   const artifacts = createArtifactService(() => url);
 
@@ -513,11 +644,72 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     return Math.max(0, ...issues.keys()) + 1;
   }
 
-  function addIssueEntry(issue: Omit<FakeIssue, "createdAt" | "updatedAt">): FakeIssue {
-    const now = timestamp();
-    const added = { ...issue, createdAt: now, updatedAt: now };
+  /** The repository's label of this name, made (in GitHub's grey) when there is none. */
+  function labelNamed(name: string): FakeLabel {
+    const known = labels.get(name.toLowerCase());
+    if (known !== undefined) return known;
+    const made = { id: nextLabelId++, name, color: "ededed", description: null };
+    labels.set(name.toLowerCase(), made);
+    return made;
+  }
+
+  /** The label names an issue is given, each the repository's (made if new), once each. */
+  function labelNames(names: readonly string[]): string[] {
+    return [...new Set(names.map((name) => labelNamed(name).name))];
+  }
+
+  function addIssueEntry(issue: {
+    number: number;
+    title: string;
+    body: string | null;
+    user: FakeUser;
+    pullRequest: boolean;
+    state?: FakeIssue["state"];
+    stateReason?: IssueStateReason;
+    labels?: readonly string[];
+    createdAt?: string;
+  }): FakeIssue {
+    const at = issue.createdAt ?? timestamp();
+    const state = issue.state ?? "open";
+    const added: FakeIssue = {
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      user: issue.user,
+      pullRequest: issue.pullRequest,
+      state,
+      stateReason: issue.stateReason ?? (state === "closed" ? "completed" : null),
+      labels: labelNames(issue.labels ?? []),
+      createdAt: at,
+      updatedAt: at,
+      closedAt: state === "closed" ? at : null,
+      closedBy: state === "closed" ? issue.user : null,
+    };
     issues.set(issue.number, added);
     return added;
+  }
+
+  /** Opens or closes an issue (or a pull's entry) as GitHub does: a close is `completed` unless
+   * told otherwise, a reopen is `reopened`; the same state again changes nothing. */
+  function setIssueState(
+    issue: FakeIssue,
+    state: FakeIssue["state"],
+    reason: IssueStateReason | undefined,
+    by: FakeUser,
+    at: string,
+  ): void {
+    if (state === issue.state) return;
+    issue.state = state;
+    if (state === "closed") {
+      issue.stateReason = reason ?? "completed";
+      issue.closedAt = at;
+      issue.closedBy = by;
+    } else {
+      issue.stateReason = "reopened";
+      issue.closedAt = null;
+    }
+    const pull = pulls.get(issue.number);
+    if (pull !== undefined) pull.state = state;
   }
 
   function addCommentEntry(issueNumber: number, body: string, user: FakeUser): FakeComment {
@@ -569,6 +761,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       base: { ref: pull.base.ref, sha: branchSha(pull.base.ref) ?? "" },
       createdAt: now,
       updatedAt: now,
+      mergedAt: null,
     };
     pulls.set(pull.number, added);
     return added;
@@ -618,7 +811,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     return Buffer.from(`\uFEFF${lines.join("\n")}\n`);
   }
 
-  function addJob(spec: FakeJobSpec, startedAt: string): FakeJob {
+  function addJob(spec: FakeJobSpec, runAttempt: number, startedAt: string): FakeJob {
     const conclusion = spec.conclusion === undefined ? "success" : spec.conclusion;
     const steps = (spec.steps ?? [{ name: "Run tests", conclusion }]).map((step, i) => ({
       name: step.name,
@@ -629,6 +822,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     return {
       id: nextJobId++,
       name: spec.name,
+      runAttempt,
       status: conclusion === null ? "in_progress" : "completed",
       conclusion,
       steps,
@@ -644,16 +838,24 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     const now = timestamp();
     const by = spec.actor ?? actor.login;
     userNamed(by);
-    const attempts = (spec.attempts ?? [{}]).map((attempt, i): FakeAttempt => {
+    const attempts: FakeAttempt[] = [];
+    for (const [i, attempt] of (spec.attempts ?? [{}]).entries()) {
       const startedAt = attempt.startedAt ?? now;
-      const jobs = (attempt.jobs ?? []).map((job) => addJob(job, startedAt));
+      const previous = attempts.at(-1)?.jobs ?? [];
+      const kept = (attempt.kept ?? []).map((name) => {
+        const job = previous.find((candidate) => candidate.name === name);
+        if (job === undefined)
+          throw new Error(`attempt ${i + 1} keeps ${name}: attempt ${i} has no such job`);
+        return job;
+      });
+      const jobs = [...kept, ...(attempt.jobs ?? []).map((job) => addJob(job, i + 1, startedAt))];
       const status = attempt.status ?? "completed";
       const failed = jobs.some(
         (job) => job.conclusion === "failure" || job.conclusion === "timed_out",
       );
       const triggeringActor = attempt.triggeringActor ?? by;
       userNamed(triggeringActor);
-      return {
+      attempts.push({
         number: i + 1,
         status,
         conclusion:
@@ -668,8 +870,8 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         startedAt,
         updatedAt: attempt.updatedAt ?? startedAt,
         jobs,
-      };
-    });
+      });
+    }
     const run: FakeRun = {
       id,
       path: spec.path ?? FAKE_WORKFLOW_PATH,
@@ -855,6 +1057,20 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     return `${HTML}/${fullName}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`;
   }
 
+  /** A label (the `label` schema). */
+  function labelJson(name: string): Record<string, unknown> {
+    const label = labelNamed(name);
+    return {
+      id: label.id,
+      node_id: nodeId("LA", label.id),
+      url: repoApi(fullName, `/labels/${encodeURIComponent(label.name)}`),
+      name: label.name,
+      description: label.description,
+      color: label.color,
+      default: false,
+    };
+  }
+
   function issueJson(issue: FakeIssue): Record<string, unknown> {
     const self = repoApi(fullName, `/issues/${issue.number}`);
     const pull = pulls.get(issue.number);
@@ -869,11 +1085,11 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       html_url: issueHtmlUrl(issue),
       number: issue.number,
       state: issue.state,
-      state_reason: null,
+      state_reason: issue.stateReason,
       title: issue.title,
       body: issue.body,
       user: userJson(issue.user),
-      labels: [],
+      labels: issue.labels.map(labelJson),
       assignee: null,
       assignees: [],
       milestone: null,
@@ -887,15 +1103,15 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
               html_url: issueHtmlUrl(issue),
               diff_url: `${issueHtmlUrl(issue)}.diff`,
               patch_url: `${issueHtmlUrl(issue)}.patch`,
-              merged_at: null,
+              merged_at: pull?.mergedAt ?? null,
             },
             draft: pull?.draft ?? false,
           }
         : {}),
-      closed_at: null,
+      closed_at: issue.closedAt,
       created_at: issue.createdAt,
       updated_at: issue.updatedAt,
-      closed_by: null,
+      closed_by: issue.closedBy === null ? null : userJson(issue.closedBy),
       author_association: association(issue.user),
       reactions: reactionRollup(undefined, self),
       timeline_url: `${self}/timeline`,
@@ -955,6 +1171,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     const headSha = (own ? branchSha(pull.head.ref) : undefined) ?? pull.head.sha;
     const baseSha = branchSha(pull.base.ref) ?? pull.base.sha;
     const headOwner = pull.head.repoFullName.split("/")[0] ?? owner;
+    const entry = issues.get(pull.number);
     const short = {
       url: self,
       id: pull.id,
@@ -974,14 +1191,15 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       title: pull.title,
       user: userJson(pull.user),
       body: pull.body,
-      labels: [],
+      labels: (entry?.labels ?? []).map(labelJson),
       milestone: null,
       active_lock_reason: null,
       created_at: pull.createdAt,
       updated_at: pull.updatedAt,
-      closed_at: null,
-      merged_at: null,
-      merge_commit_sha: null,
+      closed_at: entry?.closedAt ?? null,
+      merged_at: pull.mergedAt,
+      // A merged pull's commit, as a rebase merge leaves it.
+      merge_commit_sha: pull.mergedAt === null ? null : headSha,
       assignee: null,
       assignees: [],
       requested_reviewers: [],
@@ -1017,11 +1235,12 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     if (simple) return short;
     return {
       ...short,
-      merged: false,
-      mergeable: true,
-      rebaseable: true,
-      mergeable_state: "clean",
-      merged_by: null,
+      merged: pull.mergedAt !== null,
+      // GitHub stops computing mergeability once a pull is merged.
+      mergeable: pull.mergedAt === null ? true : null,
+      rebaseable: pull.mergedAt === null ? true : null,
+      mergeable_state: pull.mergedAt === null ? "clean" : "unknown",
+      merged_by: pull.mergedAt === null ? null : userJson(userNamed(owner)),
       comments: comments.filter((comment) => comment.issueNumber === pull.number).length,
       review_comments: 0,
       maintainer_can_modify: false,
@@ -1143,13 +1362,13 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   }
 
   /** A job as the jobs routes list it (the `job` schema). */
-  function jobJson(run: FakeRun, attempt: FakeAttempt, job: FakeJob): Record<string, unknown> {
+  function jobJson(run: FakeRun, job: FakeJob): Record<string, unknown> {
     const runUrl = repoApi(fullName, `/actions/runs/${run.id}`);
     return {
       id: job.id,
       run_id: run.id,
       run_url: runUrl,
-      run_attempt: attempt.number,
+      run_attempt: job.runAttempt,
       node_id: nodeId("CR", job.id),
       head_sha: runHeadSha(run),
       url: repoApi(fullName, `/actions/jobs/${job.id}`),
@@ -1519,6 +1738,9 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     repo: `${DOCS}/repos/repos#get-a-repository`,
     permission: `${DOCS}/collaborators/collaborators#get-repository-permissions-for-a-user`,
     issue: `${DOCS}/issues/issues#get-an-issue`,
+    listIssues: `${DOCS}/issues/issues#list-repository-issues`,
+    createIssue: `${DOCS}/issues/issues#create-an-issue`,
+    updateIssue: `${DOCS}/issues/issues#update-an-issue`,
     listComments: `${DOCS}/issues/comments#list-issue-comments`,
     createComment: `${DOCS}/issues/comments#create-an-issue-comment`,
     getComment: `${DOCS}/issues/comments#get-an-issue-comment`,
@@ -1564,11 +1786,122 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     },
     {
       method: "GET",
+      path: "/repos/{owner}/{repo}/issues",
+      docs: docs.listIssues,
+      needs: ["issues", "read"],
+      answer(call) {
+        // Pull requests are issues too: GitHub lists them, marked with `pull_request`.
+        const state = call.query.get("state") ?? "open";
+        const wanted = (call.query.get("labels") ?? "")
+          .split(",")
+          .map((name) => name.trim().toLowerCase())
+          .filter((name) => name !== "");
+        const creator = call.query.get("creator")?.toLowerCase();
+        const since = call.query.get("since");
+        const sort = call.query.get("sort") === "updated" ? "updatedAt" : "createdAt";
+        const direction = call.query.get("direction") === "asc" ? 1 : -1;
+        if (!["open", "closed", "all"].includes(state)) {
+          return validationFailed(docs.listIssues, [
+            { resource: "Issue", code: "invalid", field: "state" },
+          ]);
+        }
+        const matching = [...issues.values()]
+          .filter((issue) => state === "all" || issue.state === state)
+          .filter((issue) => {
+            const has = new Set(issue.labels.map((name) => name.toLowerCase()));
+            return wanted.every((name) => has.has(name));
+          })
+          .filter((issue) => creator === undefined || issue.user.login.toLowerCase() === creator)
+          .filter((issue) => since === null || Date.parse(issue.updatedAt) >= Date.parse(since))
+          .sort((a, b) => direction * (a[sort].localeCompare(b[sort]) || a.number - b.number));
+        const { items, headers } = paginate(matching, call);
+        return { status: 200, body: items.map(issueJson), headers };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/issues",
+      docs: docs.createIssue,
+      needs: ["issues", "write"],
+      answer(call) {
+        const title = stringField(call.body, "title");
+        if (title === undefined || title === "") {
+          return validationFailed(docs.createIssue, [
+            { resource: "Issue", code: "missing_field", field: "title" },
+          ]);
+        }
+        const body = stringField(call.body, "body") ?? null;
+        const tooLong = bodyTooLong("Issue", body ?? undefined);
+        if (tooLong.length > 0) return validationFailed(docs.createIssue, tooLong);
+        const names = labelsField(call.body);
+        if (names === "invalid") {
+          return validationFailed(docs.createIssue, [
+            { resource: "Issue", code: "invalid", field: "labels" },
+          ]);
+        }
+        // With push access, names the repository lacks become labels, as on GitHub.
+        const issue = addIssueEntry({
+          number: nextNumber(),
+          title,
+          body,
+          user: userNamed(actor.login),
+          pullRequest: false,
+          labels: names ?? [],
+        });
+        return {
+          status: 201,
+          body: issueJson(issue),
+          headers: { location: repoApi(fullName, `/issues/${issue.number}`) },
+        };
+      },
+    },
+    {
+      method: "GET",
       path: "/repos/{owner}/{repo}/issues/{issue_number}",
       docs: docs.issue,
       answer(call) {
         const issue = findIssue(call);
         if (issue === undefined) return notFound(docs.issue);
+        return { status: 200, body: issueJson(issue) };
+      },
+    },
+    {
+      method: "PATCH",
+      path: "/repos/{owner}/{repo}/issues/{issue_number}",
+      docs: docs.updateIssue,
+      needs: ["issues", "write"],
+      answer(call) {
+        const issue = findIssue(call);
+        if (issue === undefined) return notFound(docs.updateIssue);
+        const title = stringField(call.body, "title");
+        const body = call.body.body === null ? null : stringField(call.body, "body");
+        const state = call.body.state;
+        const reason = call.body.state_reason;
+        const why = STATE_REASONS.find((known) => known === reason);
+        const names = labelsField(call.body);
+        const invalid = [
+          ...(state !== undefined && state !== "open" && state !== "closed" ? ["state"] : []),
+          ...(reason !== undefined && reason !== null && why === undefined ? ["state_reason"] : []),
+          ...(names === "invalid" ? ["labels"] : []),
+        ];
+        if (invalid.length > 0) {
+          return validationFailed(
+            docs.updateIssue,
+            invalid.map((field) => ({ resource: "Issue", code: "invalid", field })),
+          );
+        }
+        const tooLong = bodyTooLong("Issue", body ?? undefined);
+        if (tooLong.length > 0) return validationFailed(docs.updateIssue, tooLong);
+        const now = timestamp();
+        const pull = pulls.get(issue.number);
+        if (title !== undefined) issue.title = title;
+        if (body !== undefined) issue.body = body;
+        if (pull !== undefined) [pull.title, pull.body] = [issue.title, issue.body];
+        if (names !== undefined && names !== "invalid") issue.labels = labelNames(names);
+        // `state_reason` counts only where `state` changes.
+        if (state === "open" || state === "closed") setIssueState(issue, state, why, actor, now);
+        issue.updatedAt = now;
+        if (pull !== undefined) pull.updatedAt = now;
         return { status: 200, body: issueJson(issue) };
       },
     },
@@ -1797,10 +2130,11 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
             { resource: "PullRequest", code: "invalid", field: "state" },
           ]);
         }
+        const now = timestamp();
         if (title !== undefined) pull.title = issue.title = title;
         if (body !== undefined) pull.body = issue.body = body;
-        if (state !== undefined) pull.state = issue.state = state;
-        pull.updatedAt = issue.updatedAt = timestamp();
+        if (state !== undefined) setIssueState(issue, state, undefined, actor, now);
+        pull.updatedAt = issue.updatedAt = now;
         return { status: 200, body: pullJson(pull) };
       },
     },
@@ -1916,7 +2250,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
           status: 200,
           body: {
             total_count: attempt.jobs.length,
-            jobs: items.map((job) => jobJson(run, attempt, job)),
+            jobs: items.map((job) => jobJson(run, job)),
           },
           headers,
         };
@@ -1963,15 +2297,23 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         );
         if (ofWorkflow.length === 0) return notFound(docs.workflowRuns);
         const query = (name: string) => call.query.get(name) ?? undefined;
-        const [branch, event, status, headSha, by] = [
+        const [branch, event, status, headSha, by, created] = [
           query("branch"),
           query("event"),
           query("status"),
           query("head_sha"),
           query("actor"),
+          query("created"),
         ];
+        const window = created === undefined ? undefined : dateRange(created);
+        if (window === undefined && created !== undefined) {
+          return validationFailed(docs.workflowRuns, [
+            { resource: "WorkflowRun", code: "invalid", field: "created" },
+          ]);
+        }
         const matching = ofWorkflow
           .filter((run) => branch === undefined || run.headBranch === branch)
+          .filter((run) => window === undefined || within(window, run.createdAt))
           .filter((run) => event === undefined || run.event === event)
           .filter((run) => headSha === undefined || runHeadSha(run) === headSha)
           .filter((run) => by === undefined || run.actor.toLowerCase() === by.toLowerCase())
@@ -1983,7 +2325,17 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
               latest(run).conclusion === status,
           )
           .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-        const { items, headers } = paginate(matching, call);
+        // Filtered, the list is a search: GitHub pages through its first 1,000 runs only.
+        const searched = [
+          "actor",
+          "branch",
+          "check_suite_id",
+          "created",
+          "event",
+          "head_sha",
+          "status",
+        ].some((name) => call.query.has(name));
+        const { items, headers } = paginate(searched ? matching.slice(0, 1000) : matching, call);
         return {
           status: 200,
           body: { total_count: matching.length, workflow_runs: items.map((run) => runJson(run)) },
@@ -2020,6 +2372,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
               ? {
                   ...job,
                   id: nextJobId++,
+                  runAttempt: last.number + 1,
                   status: "queued",
                   conclusion: null,
                   steps: [],
@@ -2442,12 +2795,9 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     },
     addIssue(issue) {
       return addIssueEntry({
-        number: issue.number,
-        title: issue.title,
-        body: issue.body,
+        ...issue,
         user: userNamed(issue.user),
         pullRequest: issue.pullRequest ?? false,
-        state: "open",
       });
     },
     addComment(issueNumber, comment) {
@@ -2465,6 +2815,19 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
         draft: pull.draft ?? false,
       });
     },
+    mergePull(number, at = timestamp()) {
+      const pull = pulls.get(number);
+      const issue = issues.get(number);
+      if (pull === undefined || issue === undefined)
+        throw new Error(`no pull #${number}: add it first`);
+      pull.mergedAt = at;
+      pull.updatedAt = issue.updatedAt = at;
+      const by = userNamed(owner);
+      setIssueState(issue, "closed", "completed", by, at);
+      return pull;
+    },
+    issues: () => [...issues.values()].sort((a, b) => a.number - b.number),
+    labels: () => [...labels.values()].sort((a, b) => a.id - b.id),
     comments: (issueNumber) => comments.filter((comment) => comment.issueNumber === issueNumber),
     reactions: (commentId) => reactions.filter((reaction) => reaction.commentId === commentId),
     pulls: () => [...pulls.values()],

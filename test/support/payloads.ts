@@ -108,3 +108,14 @@ export function workflowRunPayload({
   if (headRepository !== undefined) payload.workflow_run.head_repository.full_name = headRepository;
   return payload;
 }
+
+/**
+ * A scheduled run's event file: the cron line and the repository, as GitHub writes it for
+ * `schedule` (no webhook exists for it, so no example either: the repository is the
+ * workflow_dispatch example's).
+ */
+export function schedulePayload(cron = "17 6 * * 1-5"): { schedule: string; repository: unknown } {
+  const [example] = examples("workflow_dispatch");
+  if (example === undefined) throw new Error("no workflow_dispatch example");
+  return { schedule: cron, repository: structuredClone(example.repository) };
+}

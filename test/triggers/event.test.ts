@@ -10,6 +10,7 @@ import { branchKey, parseEvent } from "../../src/triggers/event.ts";
 import type { Task, Trigger } from "../../src/domain/task.ts";
 import {
   issueCommentPayload,
+  schedulePayload,
   workflowDispatchPayload,
   type CommentPayloadOptions,
   workflowRunPayload,
@@ -167,6 +168,52 @@ describe("what is ignored, with a reason a person understands", () => {
       parseEvent({ eventName: "push", payload: {}, triggerPhrase: "/agent", runId: RUN_ID }),
     );
     assert.equal(reason, "pitcrew does not act on push events");
+  });
+});
+
+describe("a flaky-test triage", () => {
+  test("a scheduled run is the triage's one thread, for the workflow's own account", () => {
+    const task = taskOf(
+      parseEvent({
+        eventName: "schedule",
+        payload: schedulePayload(),
+        triggerPhrase: "/agent",
+        runId: RUN_ID,
+      }),
+    );
+    assert.equal(task.kind, "flaky-triage");
+    assert.deepEqual(task.thread, { kind: "triage" });
+    assert.equal(task.threadKey, "flaky-triage");
+    assert.equal(task.requester.login, "github-actions[bot]");
+    assert.equal(task.repository.defaultBranch, "main");
+  });
+
+  test("a manual run whose task is flaky-triage is the triage, asked by the sender", () => {
+    const payload = workflowDispatchPayload({ task: " flaky-triage " });
+    const task = taskOf(
+      parseEvent({
+        eventName: "workflow_dispatch",
+        payload,
+        triggerPhrase: "/agent",
+        runId: RUN_ID,
+      }),
+    );
+    assert.equal(task.kind, "flaky-triage");
+    assert.equal(task.threadKey, "flaky-triage");
+    assert.equal(task.requester.login, payload.sender.login);
+  });
+
+  test("a schedule payload without its repository is a named error", () => {
+    assertInvalid(
+      () =>
+        parseEvent({
+          eventName: "schedule",
+          payload: { schedule: "0 0 * * *" },
+          triggerPhrase: "/agent",
+          runId: RUN_ID,
+        }),
+      /schedule event payload has no usable repository/,
+    );
   });
 });
 

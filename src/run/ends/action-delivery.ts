@@ -40,7 +40,7 @@ export type ThreadDeliveryOptions = Pick<
   beforeDeliver?: (
     result: SessionResult,
     workspace: ThreadWorkspace,
-  ) => Promise<Pick<DeliverOptions, "section" | "draft">>;
+  ) => Promise<Pick<DeliverOptions, "section" | "draft" | "title">>;
   /** The job summary's section of the harness's own, read when the report is written. */
   summarySection?: () => string | undefined;
 };

@@ -17,7 +17,7 @@ export function threadBranch(task: Task, prefix: string): string {
   if (thread.kind === "issue") return `${prefix}issue-${thread.number}`;
   if (thread.kind === "pr") return `${prefix}pr-${thread.number}`;
   // `ci-<the branch, made a name>`, as the event parser keyed the thread.
-  if (thread.kind === "ci") return `${prefix}${task.threadKey}`;
+  if (thread.kind === "ci" || thread.kind === "triage") return `${prefix}${task.threadKey}`;
   return `${prefix}task-${thread.runId}`;
 }
 

@@ -5,7 +5,7 @@
  * restore makes: only pitcrew's own sealed notes count). A run that needs no agent (a re-run, a
  * comment) saves its ledger without a session.
  */
-import { EMPTY_LEDGER, LEDGER_NAME, ledgerFromNotes } from "../../ci/ledger.ts";
+import { EMPTY_LEDGER, ledgerFromNotes } from "../../ci/ledger.ts";
 import type { FailureLedger } from "../../domain/ci.ts";
 import type { Notes } from "../../domain/notes.ts";
 import { ZERO_USAGE } from "../../domain/usage.ts";
@@ -83,14 +83,15 @@ export type LedgerPlace = Pick<
 >;
 
 /**
- * Saves the thread's notes with only the ledger changed: the note, the transcript and the rest
- * of the state as they were, the run counted with no turns.
+ * Saves the thread's notes with only its ledgers changed (a CI repair's failures, a triage's
+ * flakes, by their names): the note, the transcript and the rest of the state as they were, the
+ * run counted with no turns.
  */
-export async function saveLedger(
+export async function saveLedgers(
   store: NotesStore,
   restored: Notes | undefined,
   place: LedgerPlace,
-  ledger: FailureLedger,
+  ledgers: Record<string, unknown>,
 ): Promise<void> {
   const state = nextState(restored?.state, {
     ...place,
@@ -101,7 +102,7 @@ export async function saveLedger(
     turns: 0,
     usage: ZERO_USAGE,
     cost: 0,
-    ledgers: { [LEDGER_NAME]: ledger },
+    ledgers,
   });
   await store.save({ note: restored?.note ?? "", state, transcript: restored?.transcript ?? "" });
 }
