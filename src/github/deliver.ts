@@ -99,7 +99,11 @@ export async function deliver(options: DeliverOptions): Promise<Ending> {
     if (result.stopReason === "model_error" && !prepared.reused) {
       return { phase: "failed", error: describeError(result.error) };
     }
-    if (!prepared.reused) {
+    // A reused branch whose work is all in the base already (its pull request was merged) has
+    // nothing to propose: GitHub refuses a pull request without commits.
+    const merged =
+      prepared.reused && (await branchDiffstat(options.workspace, prepared.base)).trim() === "";
+    if (!prepared.reused || merged) {
       return result.stopReason === "done"
         ? { phase: "no-changes", summary: result.summary }
         : { phase: "stopped", stopReason: result.stopReason, summary: result.summary };

@@ -175,3 +175,60 @@ export const FIX: readonly Turn[] = [
   ]),
   say("Widen the timer test's budget\n\nThe 15 ms budget was tighter than the work it times."),
 ];
+
+/**
+ * The fix merged: the default branch fast-forwarded to the fix branch on "GitHub", with a shorter
+ * look-back window committed on top (so a triage now sees the fix as older than its window), and
+ * the pull request marked merged `hours` ago.
+ */
+export function mergeFix(
+  made: World,
+  pull: { number: number; branch: string },
+  hours: number,
+): void {
+  const clone = join(made.root, `merge-${pull.number}`);
+  fixtureGit(made.root, "clone", "-q", made.origin, clone);
+  fixtureGit(clone, "merge", "-q", "--ff-only", `origin/${pull.branch}`);
+  writeFileSync(
+    join(clone, ".github", "pitcrew.yml"),
+    "flaky-triage:\n  workflows: [ci.yml]\n  reruns: 10\n  lookback-days: 1\n",
+  );
+  fixtureGit(clone, "commit", "-q", "-am", "look back one day");
+  fixtureGit(clone, "push", "-q", "origin", "main");
+  made.github.mergePull(pull.number, hoursAgo(hours));
+}
+
+/**
+ * A flake of the timer test after everything before it: its run starts two seconds from now, as
+ * GitHub's times are whole seconds and the last triage may have ended within this one.
+ */
+export function flakedNow(made: World): void {
+  const soon = new Date(Date.now() + 2000).toISOString();
+  made.github.addRun({
+    id: 7007,
+    path: CI_PATH,
+    headSha: sha(6),
+    createdAt: soon,
+    attempts: [
+      { startedAt: soon, jobs: [job("failure", failingLog(TIMER_TEST, "took 18 ms"))] },
+      { startedAt: soon, jobs: [job("success")] },
+    ],
+  });
+}
+
+/** After the fix is merged and the test flakes again: nothing reproduces now, so no change. */
+export const FIX_THEN_NONE: readonly Turn[] = [
+  ...FIX,
+  callTools([{ name: "rerun", arguments: args(RERUN) }]),
+  callTools([
+    {
+      name: "flaky_verdict",
+      arguments: args({
+        category: "unknown",
+        action: "none",
+        because: "0 of 10 with the widened budget; the new failure needs more evidence.",
+      }),
+    },
+  ]),
+  say("No change: the test passes every rerun with the fix"),
+];
