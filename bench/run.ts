@@ -36,6 +36,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "notes-scrub", load: () => import("./notes-scrub.ts") },
   { name: "log-excerpt", load: () => import("./log-excerpt.ts") },
   { name: "ci-repair", load: () => import("./ci-repair.ts") },
+  { name: "flaky-detect", load: () => import("./flaky-detect.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {
