@@ -13,9 +13,9 @@ import type {
   RepairAttempt,
   RepairCaps,
 } from "../domain/ci.ts";
-import { PitcrewError } from "../errors.ts";
 import { CI_WORDS } from "../present/ci-words.ts";
 import { FIRST_ERROR_LIMIT, KEY_LENGTH } from "./signature.ts";
+import { storedLedger } from "./stored-ledger.ts";
 
 /** The ledger's name in the notes' `ledgers` record. */
 export const LEDGER_NAME = "ci-repair";
@@ -118,25 +118,9 @@ export function ledgerBytes(ledger: FailureLedger): number {
   return Buffer.byteLength(JSON.stringify(ledger, null, 2));
 }
 
-/**
- * The ledger in a restored notes state's `ledgers`, or the empty one when there is none yet. The
- * notes store keeps each ledger as it found it (store/notes.ts: `z.unknown()`, the shape is the
- * owner's), so this is where it is checked: refused like the store refuses, `notes-invalid` with
- * its path in state.json.
- */
+/** The ledger in a restored notes state's `ledgers` (stored-ledger.ts), or the empty one. */
 export function ledgerFromNotes(ledgers: Record<string, unknown>): FailureLedger {
-  const stored = ledgers[LEDGER_NAME];
-  if (stored === undefined) return EMPTY_LEDGER;
-  const checked = ledgerSchema.safeParse(stored);
-  if (checked.success) return checked.data;
-  const issue = checked.error.issues[0];
-  const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
-  const path = ["ledgers", LEDGER_NAME, ...(issue?.path ?? []).map(String)];
-  if (unknownKey !== undefined) path.push(unknownKey);
-  // A record key's own message (`expected a failure key`) is under zod's "Invalid key in record".
-  const message = issue?.code === "invalid_key" ? issue.issues[0]?.message : issue?.message;
-  const what = unknownKey === undefined ? (message ?? "invalid") : "not a known field";
-  throw new PitcrewError("notes-invalid", `state.json: ${path.join(".")}: ${what}`);
+  return storedLedger(ledgers, LEDGER_NAME, ledgerSchema, EMPTY_LEDGER);
 }
 
 /** Attempts that count against the caps: all but re-runs of flaky jobs, which try nothing. */

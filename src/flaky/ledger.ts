@@ -21,6 +21,7 @@ import type {
 import { FLAKE_CATEGORIES } from "../domain/flaky.ts";
 import { PitcrewError } from "../errors.ts";
 import { FIRST_ERROR_LIMIT, KEY_LENGTH } from "../ci/signature.ts";
+import { storedLedger } from "../ci/stored-ledger.ts";
 import { byOccurrence } from "./detect.ts";
 
 /** The ledger's name in the notes' `ledgers` record. */
@@ -112,24 +113,9 @@ export function flakeLedgerBytes(ledger: FlakeLedger): number {
   return Buffer.byteLength(JSON.stringify(ledger, null, 2));
 }
 
-/**
- * The ledger in a restored notes state's `ledgers`, or the empty one when there is none yet. The
- * notes store keeps each ledger unchecked (its shape is the owner's), so it is checked here and
- * refused as the store refuses: `notes-invalid`, with the bad field's path in state.json.
- */
+/** The ledger in a restored notes state's `ledgers` (ci/stored-ledger.ts), or the empty one. */
 export function flakeLedgerFromNotes(ledgers: Record<string, unknown>): FlakeLedger {
-  const stored = ledgers[FLAKE_LEDGER_NAME];
-  if (stored === undefined) return EMPTY_FLAKE_LEDGER;
-  const checked = flakeLedgerSchema.safeParse(stored);
-  if (checked.success) return checked.data;
-  const issue = checked.error.issues[0];
-  const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
-  const path = ["ledgers", FLAKE_LEDGER_NAME, ...(issue?.path ?? []).map(String)];
-  if (unknownKey !== undefined) path.push(unknownKey);
-  // A record key's own message (`expected an entry key`) is under zod's "Invalid key in record".
-  const message = issue?.code === "invalid_key" ? issue.issues[0]?.message : issue?.message;
-  const what = unknownKey === undefined ? (message ?? "invalid") : "not a known field";
-  throw new PitcrewError("notes-invalid", `state.json: ${path.join(".")}: ${what}`);
+  return storedLedger(ledgers, FLAKE_LEDGER_NAME, flakeLedgerSchema, EMPTY_FLAKE_LEDGER);
 }
 
 function byText(a: string, b: string): number {

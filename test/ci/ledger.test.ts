@@ -28,7 +28,7 @@ import type {
   RepairAttempt,
   RepairCaps,
 } from "../../src/domain/ci.ts";
-import { PitcrewError } from "../../src/errors.ts";
+import { assertRefused } from "../support/refused.ts";
 
 const CAPS: RepairCaps = { perHeadSha: 1, perBranch: 3, perSignature: 2, dollarsPerSignature: 5 };
 
@@ -472,17 +472,10 @@ describe("ledgerFromNotes", () => {
   ];
   for (const [name, stored, message] of refused) {
     test(`refused with its path: ${name}`, () => {
-      assert.throws(
+      assertRefused(
         () => ledgerFromNotes({ [LEDGER_NAME]: stored }),
-        (error) => {
-          assert.ok(error instanceof PitcrewError);
-          assert.equal(error.code, "notes-invalid");
-          assert.ok(
-            error.message.startsWith(`state.json: ${message}`),
-            `${error.message} should start with state.json: ${message}`,
-          );
-          return true;
-        },
+        "notes-invalid",
+        `state.json: ${message}`,
       );
     });
   }

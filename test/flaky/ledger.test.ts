@@ -34,6 +34,7 @@ import {
 } from "../../src/flaky/ledger.ts";
 import { failed, historyRun, minute, passed, sha } from "../support/flaky-history.ts";
 import { seeded } from "../support/random.ts";
+import { assertRefused } from "../support/refused.ts";
 
 const A = "test/cart.test.ts > adds an item";
 const B = "test/cart.test.ts > removes an item";
@@ -529,17 +530,10 @@ describe("flakeLedgerFromNotes", () => {
   ];
   for (const [name, stored, message] of refused) {
     test(`refused with its path: ${name}`, () => {
-      assert.throws(
+      assertRefused(
         () => flakeLedgerFromNotes({ [FLAKE_LEDGER_NAME]: stored }),
-        (error) => {
-          assert.ok(error instanceof PitcrewError);
-          assert.equal(error.code, "notes-invalid");
-          assert.ok(
-            error.message.startsWith(`state.json: ${message}`),
-            `${error.message} should start with state.json: ${message}`,
-          );
-          return true;
-        },
+        "notes-invalid",
+        `state.json: ${message}`,
       );
     });
   }

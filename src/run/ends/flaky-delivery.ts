@@ -7,28 +7,19 @@
  * nothing and opens nothing.
  */
 import type { FlakeEntry } from "../../domain/flaky.ts";
-import { verdictProblem } from "../../flaky/verdict.ts";
-import { findWeakenings } from "../../ci/weakened.ts";
-import { CI_WORDS } from "../../present/ci-words.ts";
 import { flakyPullSection, trackingTitle } from "../../present/flaky-report.ts";
 import { codeSpan } from "../../present/text.ts";
 import type { DeliveryPort } from "../ports.ts";
 import { threadDelivery } from "./action-delivery.ts";
 import type { Delivered, ThreadDeliveryOptions } from "./action-delivery.ts";
 import type { ThreadWorkspace } from "./action-workspace.ts";
-import { repairDiff } from "./ci-request.ts";
-import { changesHash } from "./flaky-request.ts";
-import type { TriageRecord } from "./flaky-request.ts";
+import { checkVerdict } from "./flaky-request.ts";
+import type { TriageRecord, VerdictRules } from "./flaky-request.ts";
 
-export interface FlakyDeliveryOptions extends Omit<
-  ThreadDeliveryOptions,
-  "beforeDeliver" | "issueTitle"
-> {
+export interface FlakyDeliveryOptions
+  extends Omit<ThreadDeliveryOptions, "beforeDeliver" | "issueTitle">, VerdictRules {
   entry: FlakeEntry;
   record: TriageRecord;
-  issueUrl: string;
-  reruns: number;
-  quarantineAllowed: boolean;
 }
 
 /** Whether the delivered work is the fix or the quarantine the verdict says, once delivered. */
@@ -47,19 +38,7 @@ export function flakyDelivery(
     ...options,
     issueTitle: () => Promise.resolve(title),
     beforeDeliver: async (_result, workspace) => {
-      record.diff = await repairDiff(workspace.path, workspace.baseSha);
-      record.weakenings = findWeakenings(record.diff);
-      const problem = verdictProblem({
-        verdict: record.verdict,
-        batches: record.batches,
-        changes: changesHash(record.diff),
-        diff: record.diff,
-        weakenings: record.weakenings,
-        reruns: options.reruns,
-        quarantineAllowed: options.quarantineAllowed,
-        issueUrl: options.issueUrl,
-        refused: CI_WORDS.refusedWeakening,
-      });
+      const problem = await checkVerdict(record, workspace, options);
       checked.holds = problem === undefined;
       checked.problem = problem;
       const verdict = record.verdict;

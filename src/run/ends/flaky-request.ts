@@ -35,6 +35,35 @@ export function changesHash(diff: string): string {
   return createHash("sha256").update(diff).digest("hex").slice(0, 16);
 }
 
+/** What a verdict is checked against besides the record: the triage's settings and the issue. */
+export interface VerdictRules {
+  reruns: number;
+  quarantineAllowed: boolean;
+  issueUrl: string;
+}
+
+/**
+ * Reads the workspace's diff into the record and checks the verdict against it and the reruns:
+ * the sentence that sends the agent back, or undefined when the verdict stands.
+ */
+export async function checkVerdict(
+  record: TriageRecord,
+  workspace: Pick<ThreadWorkspace, "path" | "baseSha">,
+  rules: VerdictRules,
+): Promise<string | undefined> {
+  record.diff = await repairDiff(workspace.path, workspace.baseSha);
+  record.weakenings = findWeakenings(record.diff);
+  return verdictProblem({
+    ...rules,
+    verdict: record.verdict,
+    batches: record.batches,
+    changes: changesHash(record.diff),
+    diff: record.diff,
+    weakenings: record.weakenings,
+    refused: CI_WORDS.refusedWeakening,
+  });
+}
+
 export function flakyRequest(options: {
   task: Task;
   config: Config;
@@ -78,18 +107,10 @@ export function flakyRequest(options: {
             }),
           ],
           checkDone: async () => {
-            record.diff = await diffNow();
-            record.weakenings = findWeakenings(record.diff);
-            const problem = verdictProblem({
-              verdict: record.verdict,
-              batches: record.batches,
-              changes: changesHash(record.diff),
-              diff: record.diff,
-              weakenings: record.weakenings,
+            const problem = await checkVerdict(record, workspace, {
               reruns: settings.reruns,
               quarantineAllowed: settings.quarantine,
               issueUrl: options.facts.issueUrl,
-              refused: CI_WORDS.refusedWeakening,
             });
             if (problem !== undefined) log.warning(`verdict not accepted: ${problem}`);
             return problem;
