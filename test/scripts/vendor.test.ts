@@ -184,11 +184,11 @@ describe("npm run vendor: a copy of the action in another repository", () => {
     assert.match(run.stdout, /it is read-only in the agent's sandbox/);
   });
 
-  test("the vendored main step starts from the copy and finds nothing to do in a schedule event", () => {
-    const env = runnerEnv(repo, "schedule", { schedule: "17 4 * * 1-5" });
+  test("the vendored main step starts from the copy and finds nothing to do in a push event", () => {
+    const env = runnerEnv(repo, "push", { ref: "refs/heads/main" });
     const main = step(repo, join(repo, VENDORED, action.runs.main), env);
     assert.equal(main.status, 0, main.stderr);
-    assert.match(main.stdout, /^nothing to do: pitcrew does not act on schedule events$/m);
+    assert.match(main.stdout, /^nothing to do: pitcrew does not act on push events$/m);
     assert.match(readFileSync(env.GITHUB_OUTPUT!, "utf8"), /^conclusion<<(\S+)\nskipped\n\1$/m);
     const post = step(repo, join(repo, VENDORED, action.runs.post), env);
     assert.equal(post.status, 0, post.stderr);
@@ -203,7 +203,7 @@ describe("npm run vendor: a copy of the action in another repository", () => {
     for (const [name, bytes] of copy) {
       if (name.startsWith("dist/")) writeFileSync(join(bare, name), bytes);
     }
-    const env = runnerEnv(repo, "schedule", { schedule: "17 4 * * 1-5" });
+    const env = runnerEnv(repo, "push", { ref: "refs/heads/main" });
     const main = step(repo, join(bare, action.runs.main), env);
     assert.notEqual(main.status, 0);
     assert.match(main.stderr, /SyntaxError|Cannot use import statement/);

@@ -3,12 +3,14 @@
  * the default branch in the look-back window; for the commits that had a failed attempt, every
  * attempt's jobs (`/attempts/{n}/jobs`: the runs list shows only the latest attempt), the failed
  * jobs' logs excerpted for their failing tests and first error, and the runs' JUnit reports for
- * runner retries (Surefire's flaky markers). Reading is bounded: the logs of the newest failures
+ * runner retries (Surefire's flaky markers) and, where a run's one failed job is known to be the
+ * reports', its failing tests. Reading is bounded: the logs of the newest failures
  * first, the reports of the newest runs; what is left out is said in the log.
  */
 import { excerptText } from "../../ci/excerpt.ts";
 import { readJunit } from "../../ci/junit.ts";
-import type { HistoryAttempt, HistoryRun } from "../../domain/flaky.ts";
+import type { JunitReport } from "../../ci/junit.ts";
+import type { HistoryAttempt, HistoryJob, HistoryRun } from "../../domain/flaky.ts";
 import { describeError } from "../../errors.ts";
 import type { CiApi } from "../../github/ci.ts";
 import type { FlakyApi, HistoryRunRow } from "../../github/flaky.ts";
@@ -56,6 +58,15 @@ async function attemptsOf(
       ]);
       return { attempt, conclusion: info.conclusion, startedAt: info.startedAt, jobs };
     }),
+  );
+}
+
+/** The failed jobs a run's attempts ran themselves. */
+function failedOf(run: HistoryRun): HistoryJob[] {
+  return run.attempts.flatMap((attempt) =>
+    attempt.jobs.filter(
+      (job) => job.runAttempt === attempt.attempt && FAILED.has(job.conclusion ?? ""),
+    ),
   );
 }
 
@@ -116,17 +127,20 @@ export async function gatherHistory(options: Options): Promise<History> {
     }),
   );
 
-  // Runner retries show only in reports, whatever the run's conclusion: the newest runs' reports.
-  const newest = [...runs]
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .slice(0, REPORT_RUNS);
+  // Reports of the newest runs (runner retries show only there, whatever the conclusion), and
+  // of the runs whose one failed job they can be pinned on: one attempt, one failed job (an
+  // artifact names no attempt, and a matrix's jobs share the run's artifacts).
+  const pinned = runs.filter((run) => run.attempts.length === 1 && failedOf(run).length === 1);
+  const newest = [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const read = [...new Set([...newest.slice(0, REPORT_RUNS), ...pinned.slice(0, REPORT_RUNS)])];
   await Promise.all(
-    newest.map(async (run) => {
+    read.map(async (run) => {
+      let parsed: JunitReport[];
       try {
         const { reports } = await ci.junitReports(run.id);
-        run.junitFlaky = Object.entries(reports).flatMap(([file, xml]) => {
+        parsed = Object.entries(reports).flatMap(([file, xml]) => {
           try {
-            return readJunit(xml, file).flaky;
+            return [readJunit(xml, file)];
           } catch {
             return [];
           }
@@ -135,6 +149,15 @@ export async function gatherHistory(options: Options): Promise<History> {
         log.warning(
           `flaky triage: the reports of run ${run.id} were not read: ${describeError(error)}`,
         );
+        return;
+      }
+      run.junitFlaky = parsed.flatMap((report) => report.flaky);
+      const failing = parsed.flatMap((report) => report.failing);
+      const [job] = failedOf(run);
+      if (pinned.includes(run) && job !== undefined && failing.length > 0) {
+        // The report names the failing tests better than the console (CI repair's order too).
+        job.failingTests = failing.map((one) => one.id);
+        job.firstError ??= failing[0]!.message;
       }
     }),
   );
