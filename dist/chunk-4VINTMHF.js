@@ -10,8 +10,8 @@ import {
 import {
   toolCallsFailure
 } from "./chunk-C25ETWY6.js";
-import "./chunk-6DBGH7EK.js";
 import "./chunk-UBIXNM57.js";
+import "./chunk-6DBGH7EK.js";
 import {
   PitcrewError
 } from "./chunk-QPB5RBCF.js";

@@ -40,6 +40,7 @@ import type { RepairRecord } from "./run/ends/ci-request.ts";
 import { threadNotes } from "./run/ends/action-notes.ts";
 import { WRITERS, isBot } from "./triggers/authorize.ts";
 import { outcomeOf } from "./run/ends/action-run.ts";
+import { actionNamespaces } from "./run/ends/namespaces.ts";
 import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export interface CiRepairOptions extends WorkOptions {
@@ -269,6 +270,7 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
   const session = (): ReturnType<typeof sessionSettings>["sandbox"] =>
     sessionSettings(config, task, options.protectedPaths, log).sandbox;
   const { ending } = await runTask({
+    namespaces: actionNamespaces(options, task),
     request: ciRequest({
       task,
       config,

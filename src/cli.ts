@@ -46,6 +46,12 @@ commands:
       error, from a saved job log, a run's log zip or a JUnit report. --json prints
       { "excerpt", "failing_tests", "first_error" }.
       Exit status: 0 done, 1 the file could not be read as any of them, 2 bad usage.
+
+  memory list|show [--repo DIR] [PATH]
+      What the agent remembers in the repository: the files of its pitcrew-memory branch (the
+      local one, else origin's), each with its size and first line, or one file's text. Edit or
+      delete memory with git on that branch.
+      Exit status: 0 done, 1 the branch or the file could not be read, 2 bad usage.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -54,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "sandbox") return (await import("./commands/sandbox.ts")).sandboxCommand(rest);
   if (command === "context") return (await import("./commands/context.ts")).contextCommand(rest);
   if (command === "logs") return (await import("./commands/logs.ts")).logsCommand(rest);
+  if (command === "memory") return (await import("./commands/memory.ts")).memoryCommand(rest);
   if (command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE);
     return 0;

@@ -53,6 +53,7 @@ import type { DeliveredVerdict } from "./run/ends/flaky-delivery.ts";
 import { gatherHistory } from "./run/ends/flaky-history.ts";
 import type { History } from "./run/ends/flaky-history.ts";
 import { flakyRequest } from "./run/ends/flaky-request.ts";
+import { actionNamespaces } from "./run/ends/namespaces.ts";
 import type { TriageRecord } from "./run/ends/flaky-request.ts";
 
 export interface FlakyTriageOptions extends WorkOptions {
@@ -297,6 +298,7 @@ async function handle(
   const checked: DeliveredVerdict = { holds: false };
   const groups = createLogGroups({ ...log, info: (message) => log.info(withhold(message)) });
   const { ending } = await runTask({
+    namespaces: actionNamespaces(options, entryTask),
     request: flakyRequest({
       task: entryTask,
       config,

@@ -24,6 +24,7 @@ import type { WorkOptions, WorkOutcome } from "./work.ts";
 import { repairFailedRun } from "./ci-repair.ts";
 import { triageFlakes } from "./flaky-triage.ts";
 import { createFlakyApi } from "./github/flaky.ts";
+import { createGitData } from "./github/git-data.ts";
 import { createCiApi } from "./github/ci.ts";
 import type { RunnerContext } from "./runner.ts";
 import { notesPlace } from "./run/ends/action-notes.ts";
@@ -139,6 +140,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
           : workTask;
     const outcome = await work({
       task: trigger.task,
+      memory: createGitData({
+        token: inputs.githubToken ?? "",
+        baseUrl: runner.apiUrl,
+        owner: runner.owner,
+        repo: runner.repo,
+      }),
       notes: notesPlace(runner, config, env, trigger.task.threadKey, {
         log: LOG,
         saveState: (name, value) => core.saveState(name, value),

@@ -1,7 +1,8 @@
 /**
  * The action's `post:` step (runs with `post-if: always()`): when the main step ended before its
  * final save — a cancelled run, a job timeout, a crash — it uploads the newest local copy of the
- * thread's notes, so the next run still picks up the work. It never fails the job.
+ * thread's notes (to the same store the main step uses: an artifact, or a ref on GitHub
+ * Enterprise Server), so the next run still picks up the work. It never fails the job.
  */
 import { existsSync } from "node:fs";
 import * as core from "@actions/core";
@@ -10,7 +11,7 @@ import { readInputs } from "./config/inputs.ts";
 import { describeError } from "./errors.ts";
 import { knownSecrets } from "./git/secret-scan.ts";
 import { runnerContext } from "./runner.ts";
-import { createArtifactStore } from "./store/artifact.ts";
+import { createNotesStore } from "./run/ends/action-notes.ts";
 import { readNotesFolder } from "./store/notes.ts";
 import { NOTES_DIR_STATE, NOTES_SAVED_STATE } from "./store/post-state.ts";
 
@@ -39,18 +40,15 @@ export async function post(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       core.warning("pitcrew post: no api-key or notes-key to seal the handoff notes with.");
       return;
     }
-    const store = createArtifactStore({
+    const store = createNotesStore({
+      choice: inputs.notesStore ?? DEFAULTS.notesStore,
+      runner,
+      serverUrl: env.GITHUB_SERVER_URL,
       token: inputs.githubToken ?? "",
-      owner: runner.owner,
-      repo: runner.repo,
-      apiUrl: runner.apiUrl,
       retentionDays: inputs.retentionDays ?? DEFAULTS.retentionDays,
       sealSecret,
       secrets: knownSecrets(env, inputs),
-      workflowRef: runner.workflowRef,
-      repositoryId: runner.repositoryId,
       log: { info: (message) => core.info(message), warning: (message) => core.warning(message) },
-      tempDir: runner.tempDir,
     });
     await store.save(notes);
     core.info(

@@ -17,6 +17,7 @@ import { threadWorkspace } from "./run/ends/action-workspace.ts";
 import type { ThreadWorkspace } from "./run/ends/action-workspace.ts";
 import { authorize } from "./triggers/authorize.ts";
 import { outcomeOf } from "./run/ends/action-run.ts";
+import { actionNamespaces } from "./run/ends/namespaces.ts";
 import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
@@ -43,6 +44,7 @@ function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
   };
   return {
     admission: authorisation(access, (reason) => ({ ending: { phase: "refused", reason } }), log),
+    namespaces: actionNamespaces(options, task),
     request: threadRequest({
       task,
       config,

@@ -2,10 +2,11 @@
  * The permission rules in front of the sandbox: every bash command the model asks for is parsed
  * with a real shell parser and refused, with a sentence the model can act on, when it would use
  * privileges (`sudo`), change files outside the workspace, do the harness's git work (`git
- * commit`, `git push`, `git reset --hard`) or run something the repository's config denies.
- * Nested commands are checked too: `$(…)`, backticks, `<(…)`, pipelines, lists, subshells,
- * function bodies, `bash -c '…'`, `eval`, and wrappers such as `env`, `timeout`, `xargs` and
- * `find -exec`.
+ * commit`, `git push`, `git reset --hard`), name a path in the memory or skills namespace
+ * (`/memory/…`, `/skills/…`: the read, write and edit tools' alone, absent from the sandbox) or
+ * run something the repository's config denies. Nested commands are checked too: `$(…)`,
+ * backticks, `<(…)`, pipelines, lists, subshells, function bodies, `bash -c '…'`, `eval`, and
+ * wrappers such as `env`, `timeout`, `xargs` and `find -exec`.
  *
  * This is a lock, not the wall. The sandbox is what stops a command; these rules only catch the
  * worst early and say why, so the loop goes on. Where a word holds an expansion (`$X`, `$(…)`)
@@ -18,8 +19,8 @@
  *
  * This file builds the checker and turns a refusal into a verdict. The rules are in permissions/
  * (commands.ts layer by layer, wrappers.ts, strings.ts, deny.ts, git.ts, files.ts, paths.ts,
- * and the sentences in reasons.ts); what bash's syntax means is in shell/ (parse.ts, walk.ts,
- * words.ts, options.ts).
+ * namespaces.ts, and the sentences in reasons.ts); what bash's syntax means is in shell/
+ * (parse.ts, walk.ts, words.ts, options.ts).
  *
  * The parser: tree-sitter-bash through web-tree-sitter, chosen over mvdan-sh by
  * bench/permissions-parse.ts (`npm run bench -- permissions-parse`). Two runs on the 2-core dev

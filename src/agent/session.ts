@@ -18,6 +18,7 @@ import type { Message } from "../domain/messages.ts";
 import { createPermissionChecker } from "./permissions.ts";
 import { TOOLS, toolDefinitions } from "./tools/index.ts";
 import type { AnyTool } from "./tools/tool.ts";
+import type { VirtualFiles } from "../domain/memory.ts";
 import type { Todo } from "../domain/todos.ts";
 import { workspaceFacts } from "./workspace-facts.ts";
 
@@ -48,6 +49,8 @@ export interface SessionOptions {
   checkDone?: (sandbox: Sandbox) => Promise<string | undefined>;
   /** Tools of this kind of run, after the standard ones (a flaky triage's `rerun`). */
   tools?: readonly AnyTool[];
+  /** The memory and skills namespaces behind read, write and edit. */
+  virtual?: VirtualFiles;
 }
 
 export async function runSession(options: SessionOptions): Promise<SessionResult> {
@@ -82,6 +85,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         workspace: sandbox.policy.workspace,
         todos: { get: () => todos, set: (next) => (todos = next) },
         signal: options.signal,
+        virtual: options.virtual,
       },
       messages: options.messages,
       limits: options.limits,

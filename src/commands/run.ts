@@ -8,6 +8,7 @@
  * is pitcrew's sentence and the usage line, exit 2.
  */
 import { statSync } from "node:fs";
+import { userInfo } from "node:os";
 import { PitcrewError, describeError } from "../errors.ts";
 import { RUN_HELP, RUN_USAGE, RUN_WORDS } from "../present/usage.ts";
 import { START_WORDS } from "../present/progress.ts";
@@ -45,12 +46,16 @@ export async function runCommand(
     { worktreeWorkspace },
     { localNotes, repositoryNotes },
     { localDelivery },
+    { runNamespaces },
+    { localGitData },
   ] = await Promise.all([
     import("../run/run.ts"),
     import("../run/ends/local-request.ts"),
     import("../run/ends/local-workspace.ts"),
     import("../run/ends/local-notes.ts"),
     import("../run/ends/local-delivery.ts"),
+    import("../run/ends/namespaces.ts"),
+    import("../git/git-data.ts"),
   ]);
   let store: NotesStore;
   try {
@@ -81,6 +86,13 @@ export async function runCommand(
         notices: view,
       }),
       notes: localNotes(store, parsed.continue),
+      // Memory is the repository's own pitcrew-memory branch: push it to share it with CI.
+      namespaces: runNamespaces({
+        git: localGitData(parsed.repo),
+        author: { run: "local", thread: "local", requestedBy: userInfo().username },
+        secrets: [parsed.apiKey],
+        log: view.log,
+      }),
       delivery: localDelivery({ ...parsed, view }),
       log: view.log,
       env,

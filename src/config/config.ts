@@ -41,6 +41,11 @@ export interface Config {
   allowProtectedChanges: boolean;
   /** Days the thread's notes artifact is kept (the repository's setting caps it). */
   retentionDays: number;
+  /**
+   * Where the thread's notes are kept: a workflow artifact, or a commit on `refs/pitcrew/notes/…`
+   * (where there are no artifacts, GitHub Enterprise Server, refs whatever this says).
+   */
+  notesStore: NotesStoreChoice;
   /** From AGENTS.md and the file's `instructions`, read from the base branch. */
   instructions: string;
   /** Command prefixes the agent may not run. */
@@ -50,6 +55,9 @@ export interface Config {
   /** Scheduled flaky-test triage (`flaky-triage:` in `.github/pitcrew.yml` only). */
   flakyTriage: FlakyTriageSettings;
 }
+
+/** The `notes-store` input's values. */
+export type NotesStoreChoice = "artifact" | "ref";
 
 /** A person's class for a kind of failure, over the harness's and the agent's own. */
 export interface ClassifyRule {
@@ -127,4 +135,5 @@ export const DEFAULTS = {
   allowWorkflowChanges: false,
   allowProtectedChanges: false,
   retentionDays: 30,
+  notesStore: "artifact",
 } as const;

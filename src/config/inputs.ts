@@ -4,7 +4,7 @@
  * (merging is load.ts's job). A bad value is a named error that names the input.
  */
 import * as core from "@actions/core";
-import type { Config } from "./config.ts";
+import type { Config, NotesStoreChoice } from "./config.ts";
 import { PitcrewError } from "../errors.ts";
 import {
   ABOVE_ZERO,
@@ -121,7 +121,13 @@ export function readInputs(getInput: GetInput = core.getInput): ActionInputs {
     draft: flag("draft"),
     allowWorkflowChanges: flag("allow-workflow-changes"),
     retentionDays: number("retention-days", WHOLE_ABOVE_ZERO),
+    notesStore: notesStore(read("notes-store")),
   };
+}
+
+function notesStore(raw: string | undefined): NotesStoreChoice | undefined {
+  if (raw === undefined || raw === "artifact" || raw === "ref") return raw;
+  throw invalid("notes-store", "takes artifact or ref", raw);
 }
 
 function baseUrl(raw: string | undefined): string | undefined {

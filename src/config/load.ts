@@ -91,6 +91,7 @@ export function buildConfig(
     protectedPaths: repoConfig["protected-paths"] ?? [],
     allowProtectedChanges: repoConfig["allow-protected-changes"] ?? DEFAULTS.allowProtectedChanges,
     retentionDays: inputs.retentionDays ?? repoConfig["retention-days"] ?? DEFAULTS.retentionDays,
+    notesStore: inputs.notesStore ?? DEFAULTS.notesStore,
     instructions,
     deny: repoConfig.permissions.deny,
     ciRepair: ciRepairSettings(repoConfig["ci-repair"]),

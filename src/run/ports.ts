@@ -8,6 +8,7 @@
  */
 import type { SessionOptions } from "../agent/session.ts";
 import type { LoopEvent, SessionResult } from "../domain/loop.ts";
+import type { VirtualFiles } from "../domain/memory.ts";
 import type { Notes } from "../domain/notes.ts";
 import type { RunState } from "../domain/run-state.ts";
 import type { NotesStore } from "../store/store.ts";
@@ -122,8 +123,17 @@ export interface RunLog {
   phase?(phase: RunPhase | undefined): void;
 }
 
+/** The memory and skills namespaces a session reads and writes, and what the system prompt says of them. */
+export interface Namespaces {
+  files: VirtualFiles;
+  /** Appended to the system prompt: the skills and memory files there are, and how to use them. */
+  prompt: string;
+}
+
 export interface RunEnds<W extends Workspace, O> {
   admission?: AdmissionPort<O>;
+  /** Opens the namespaces once the workspace is ready (its base commit holds the skills). */
+  namespaces?: (workspace: W) => Promise<Namespaces>;
   request: RequestPort<W>;
   workspace: WorkspacePort<W>;
   notes: NotesPort;

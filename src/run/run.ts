@@ -69,9 +69,14 @@ async function work<W extends Workspace, O>(
   for (const other of others) if (other.status === "rejected") throw other.reason;
   const workspace = opened.value;
   const earlier = restored.value;
-  const brief = await request.brief(workspace);
+  const [brief, namespaces] = await Promise.all([
+    request.brief(workspace),
+    ends.namespaces?.(workspace),
+  ]);
+  const system =
+    namespaces === undefined ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${namespaces.prompt}`;
   const start: Message[] = [
-    { role: "system", content: SYSTEM_PROMPT },
+    { role: "system", content: system },
     { role: "user", content: taskPrompt(request, brief.prompt, earlier) },
     // A message of its own, so the task stays the first user message (a continue quotes it).
     { role: "user", content: branchLine(workspace.branch) },
@@ -96,6 +101,7 @@ async function work<W extends Workspace, O>(
   log.phase?.("session");
   const result = await runSession({
     ...brief.session,
+    virtual: namespaces?.files,
     workspace: workspace.path,
     messages: start,
     env: ends.env,

@@ -14,20 +14,16 @@ import { PitcrewError, describeError } from "../errors.ts";
 import { createOctokit } from "../github/client.ts";
 import {
   NOTE_CAP,
-  NOTE_FILE,
   STATE_CAP,
-  STATE_FILE,
   TRANSCRIPT_CAP,
-  TRANSCRIPT_FILE,
   notesFromText,
   readCapped,
   readNotesText,
-  writeNotesFolder,
 } from "./notes.ts";
 import type { NotesText } from "./notes.ts";
+import { SAVED_FILES, SEAL_MISMATCH, mismatch, packNotes } from "./pack.ts";
 import { MAX_RUNS_CHECKED, distrust, lookUpRun, workflowPathOf } from "./provenance.ts";
-import { SEAL_CAP, SEAL_FILE, seal, sealKey, sealMatches } from "./seal.ts";
-import { scrubNotes } from "./scrub.ts";
+import { SEAL_CAP, SEAL_FILE, sealKey, sealMatches } from "./seal.ts";
 import { notesName, type NotesStore, type Restored } from "./store.ts";
 import type { Notes } from "../domain/notes.ts";
 
@@ -80,11 +76,23 @@ const UNSUPPORTED =
 const PAGE = 100;
 /** Pages of the repository's artifacts a listing of threads reads at most. */
 const THREAD_PAGES = 3;
-/** Why an artifact without a valid seal is skipped: its content is not one of our saves. */
-export const SEAL_MISMATCH = "its seal does not match: written by another key or changed after";
+/** Why an artifact without a valid seal is skipped (pack.ts: the ref store skips for the same). */
+export { SEAL_MISMATCH };
 
 // ---------------------------------------------------------------------------------------------
 // Decisions
+
+/**
+ * Whether workflow artifacts (v4) exist on the GitHub at `serverUrl` (GITHUB_SERVER_URL): the
+ * artifact client's own rule — github.com, GHE.com's `*.ghe.com`, and `*.localhost` — beyond which
+ * it throws GHESNotSupportedError. Everything else is GitHub Enterprise Server, where the notes go
+ * on refs instead (ref-store.ts). Unset is github.com, as for the client.
+ */
+export function artifactsAvailable(serverUrl: string | undefined): boolean {
+  const host = URL.parse(serverUrl || "https://github.com")?.hostname.toLowerCase();
+  if (host === undefined) return false;
+  return host === "github.com" || host.endsWith(".ghe.com") || host.endsWith(".localhost");
+}
 
 /** Newest first: by creation time, then by id (GitHub's times are whole seconds). */
 function newestFirst(a: ListedArtifact, b: ListedArtifact): number {
@@ -113,18 +121,6 @@ export function oversized(artifact: ListedArtifact): string | undefined {
 
 function describeArtifact(artifact: ListedArtifact): string {
   return `artifact ${artifact.id} of run ${artifact.workflow_run?.id ?? "unknown"}`;
-}
-
-/** Why restored notes may not be used here, or undefined when they may. */
-function mismatch(notes: Notes, threadKey: string, repository: string): string | undefined {
-  const { state } = notes;
-  if (state.repository.toLowerCase() !== repository.toLowerCase()) {
-    return `they belong to the repository ${state.repository}, not ${repository}`;
-  }
-  if (state.threadKey !== threadKey) {
-    return `they belong to the thread ${state.threadKey}, not ${threadKey}`;
-  }
-  return undefined;
 }
 
 /** The client's errors by name: its classes live in the lazily loaded module. */
@@ -169,11 +165,10 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
     const dir = await mkdtemp(join(options.tempDir, "pitcrew-notes-save-"));
     try {
       // Everyone who can read the repository can download the artifact: no secret goes up.
-      const scrubbed = scrubNotes(notes, options.secrets);
-      const text = writeNotesFolder(dir, scrubbed.notes);
-      await writeFile(join(dir, SEAL_FILE), seal(key, text));
-      if (scrubbed.withheld > 0) {
-        log.info(`notes: withheld ${scrubbed.withheld} secret-looking value(s) before the upload`);
+      const packed = packNotes(notes, key, options.secrets);
+      for (const file of SAVED_FILES) await writeFile(join(dir, file), packed.files[file]);
+      if (packed.withheld > 0) {
+        log.info(`notes: withheld ${packed.withheld} secret-looking value(s) before the upload`);
       }
       try {
         // One artifact per name and run: an earlier save of this run gives way.
@@ -181,9 +176,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
         await client.deleteArtifact(name).catch((error: unknown) => {
           if (!isNamed(error, "ArtifactNotFoundError")) throw error;
         });
-        const files = [NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE, SEAL_FILE].map((file) =>
-          join(dir, file),
-        );
+        const files = SAVED_FILES.map((file) => join(dir, file));
         const { id } = await client.uploadArtifact(name, files, dir, {
           retentionDays: options.retentionDays,
         });

@@ -80,7 +80,8 @@ const threadStateSchema: z.ZodType<ThreadState> = z.strictObject({
   ledgers: z.record(z.string(), z.unknown()),
 });
 
-function invalid(file: string, what: string): PitcrewError {
+/** A notes file that cannot be used, and why: `notes-invalid`, naming the file. */
+export function notesInvalid(file: string, what: string): PitcrewError {
   return new PitcrewError("notes-invalid", `${file}: ${what}`);
 }
 
@@ -95,18 +96,23 @@ export function readCapped(dir: string, file: string, cap: number): string {
     fd = openSync(join(dir, file), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw invalid(file, "missing");
-    if (code === "ELOOP") throw invalid(file, "a link, which is never followed");
-    throw invalid(file, `cannot be read (${code})`);
+    if (code === "ENOENT") throw notesInvalid(file, "missing");
+    if (code === "ELOOP") throw notesInvalid(file, "a link, which is never followed");
+    throw notesInvalid(file, `cannot be read (${code})`);
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw invalid(file, "not a plain file");
-    if (stats.size > cap) throw invalid(file, `${stats.size} bytes, over the cap of ${cap}`);
+    if (!stats.isFile()) throw notesInvalid(file, "not a plain file");
+    checkSize(file, stats.size, cap);
     return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);
   }
+}
+
+/** Refuses a notes file of `size` bytes over its `cap`, as `notes-invalid`, before it is read. */
+export function checkSize(file: string, size: number, cap: number): void {
+  if (size > cap) throw notesInvalid(file, `${size} bytes, over the cap of ${cap}`);
 }
 
 /** The state file's text checked against the schema. */
@@ -115,7 +121,7 @@ export function parseState(text: string): ThreadState {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw invalid(STATE_FILE, `not JSON (${(error as Error).message})`);
+    throw notesInvalid(STATE_FILE, `not JSON (${(error as Error).message})`);
   }
   const checked = threadStateSchema.safeParse(json);
   if (checked.success) return checked.data;
@@ -124,7 +130,7 @@ export function parseState(text: string): ThreadState {
   const path = [...(issue?.path ?? []), ...(unknownKey === undefined ? [] : [unknownKey])];
   const field = path.join(".") || "(top level)";
   const what = unknownKey === undefined ? (issue?.message ?? "invalid") : "not a known field";
-  throw invalid(STATE_FILE, `${field}: ${what}`);
+  throw notesInvalid(STATE_FILE, `${field}: ${what}`);
 }
 
 /** The three files' text exactly as written: what a seal covers (store/seal.ts). */
@@ -152,11 +158,12 @@ export function readNotesFolder(dir: string): Notes {
 }
 
 /**
- * Writes the three files into `dir` (created if needed) and returns their text. The transcript is
- * cut to its cap here (newest lines kept) so a long thread still saves; a state or note over its
- * cap would be refused on restore, so it is refused now, while the run can still say so.
+ * The three files' text for these notes. The transcript is cut to its cap here (newest lines kept)
+ * so a long thread still saves; a state or note over its cap would be refused on restore, so it is
+ * refused now, while the run can still say so. Pure: writeNotesFolder and the ref store's blobs
+ * (ref-store.ts) write what this returns.
  */
-export function writeNotesFolder(dir: string, notes: Notes): NotesText {
+export function notesText(notes: Notes): NotesText {
   const state = `${JSON.stringify(notes.state, null, 2)}\n`;
   if (Buffer.byteLength(state) > STATE_CAP)
     throw new PitcrewError(
@@ -169,11 +176,17 @@ export function writeNotesFolder(dir: string, notes: Notes): NotesText {
       `${NOTE_FILE}: ${Buffer.byteLength(notes.note)} bytes, over the cap of ${NOTE_CAP}.`,
     );
   const transcript = capTranscript(notes.transcript, TRANSCRIPT_CAP);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, STATE_FILE), state);
-  writeFileSync(join(dir, NOTE_FILE), notes.note);
-  writeFileSync(join(dir, TRANSCRIPT_FILE), transcript);
   return { note: notes.note, state, transcript };
+}
+
+/** Writes the three files (notesText) into `dir` (created if needed) and returns their text. */
+export function writeNotesFolder(dir: string, notes: Notes): NotesText {
+  const text = notesText(notes);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, STATE_FILE), text.state);
+  writeFileSync(join(dir, NOTE_FILE), text.note);
+  writeFileSync(join(dir, TRANSCRIPT_FILE), text.transcript);
+  return text;
 }
 
 /** What one run knows about itself when it saves: its own totals, never the thread's. */

@@ -1,7 +1,8 @@
 /**
- * The one interface both notes backends implement: a workflow artifact per thread on GitHub
- * (store/artifact.ts), a folder for the CLI and tests (store/local.ts). What the notes hold is
- * domain/notes.ts. Nothing here does I/O.
+ * The one interface every notes backend implements: a workflow artifact per thread on GitHub
+ * (store/artifact.ts), a git ref per thread where GitHub has no artifacts (store/ref-store.ts), a
+ * folder for the CLI and tests (store/local.ts). What the notes hold is domain/notes.ts. Nothing
+ * here does I/O.
  */
 import type { Notes } from "../domain/notes.ts";
 

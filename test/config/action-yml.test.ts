@@ -39,6 +39,7 @@ const INPUTS = [
   "draft",
   "allow-workflow-changes",
   "retention-days",
+  "notes-store",
 ];
 
 /** The inputs .github/pitcrew.yml may also set. */
@@ -99,6 +100,7 @@ describe("action.yml", () => {
     says("draft", DEFAULTS.draft);
     says("allow-workflow-changes", DEFAULTS.allowWorkflowChanges);
     says("retention-days", DEFAULTS.retentionDays);
+    says("notes-store", DEFAULTS.notesStore);
     says("sandbox", "auto");
   });
 

@@ -47,6 +47,7 @@ describe("readInputs", () => {
         draft: "true",
         "allow-workflow-changes": "FALSE",
         "retention-days": "14",
+        "notes-store": "ref",
       },
       () => readInputs(),
     );
@@ -70,6 +71,7 @@ describe("readInputs", () => {
       draft: true,
       allowWorkflowChanges: false,
       retentionDays: 14,
+      notesStore: "ref",
     });
   });
 
@@ -141,6 +143,7 @@ describe("readInputs", () => {
     ["branch-prefix", "pitcrew.lock/", /no part between slashes may end with '\.lock'/],
     ["draft", "yes", /takes true or false/],
     ["allow-workflow-changes", "1", /takes true or false/],
+    ["notes-store", "git", /takes artifact or ref/],
   ];
   for (const [input, raw, says] of bad) {
     test(`${input}: '${raw}' is refused, naming the input`, () => {

@@ -105,6 +105,7 @@ const CODE_DEFAULTS: Record<string, string> = {
   draft: String(DEFAULTS.draft),
   "allow-workflow-changes": String(DEFAULTS.allowWorkflowChanges),
   "retention-days": String(DEFAULTS.retentionDays),
+  "notes-store": DEFAULTS.notesStore,
 };
 
 function read(path: string): string {

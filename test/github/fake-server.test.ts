@@ -895,6 +895,117 @@ describe("REST routes answer in GitHub's documented shapes", () => {
     assert.deepEqual([past.total_count, past.workflow_runs.length], [1001, 0]);
   });
 
+  test("the Git Data routes: a blob, a tree on a base tree, a commit, a ref made, read and moved only forward", async () => {
+    const git = "/repos/{owner}/{repo}/git";
+    const main = fixtureGit(bare, "rev-parse", "main");
+    const base = fixtureGit(bare, "rev-parse", "main^{tree}");
+    const bytes = Buffer.from([0, 255, ...Buffer.from("hi\n")]);
+    const blob = (
+      await call(`${git}/blobs`, "POST", `${REPO}/git/blobs`, 201, {
+        content: bytes.toString("base64"),
+        encoding: "base64",
+      })
+    ).body as { sha: string };
+    const read = (
+      await call(`${git}/blobs/{file_sha}`, "GET", `${REPO}/git/blobs/${blob.sha}`, 200)
+    ).body as { content: string; encoding: string; size: number };
+    assert.deepEqual([Buffer.from(read.content, "base64"), read.size], [bytes, bytes.length]);
+
+    type Tree = {
+      sha: string;
+      truncated: boolean;
+      tree: { path: string; type: string; sha: string }[];
+    };
+    const made = (
+      await call(`${git}/trees`, "POST", `${REPO}/git/trees`, 201, {
+        base_tree: base,
+        tree: [
+          { path: "notes/deep/hi.md", mode: "100644", type: "blob", sha: blob.sha },
+          { path: "inline.md", mode: "100644", type: "blob", content: "inline\n" },
+          { path: "package.json", mode: "100644", type: "blob", sha: null },
+        ],
+      })
+    ).body as Tree;
+    assert.deepEqual(
+      made.tree.map((entry) => `${entry.type} ${entry.path}`),
+      ["blob calc.js", "blob calc.test.js", "blob inline.md", "tree notes"],
+    );
+    const listed = (
+      await call(`${git}/trees/{tree_sha}`, "GET", `${REPO}/git/trees/${made.sha}?recursive=1`, 200)
+    ).body as Tree;
+    assert.deepEqual(
+      listed.tree.map((entry) => entry.path),
+      ["calc.js", "calc.test.js", "inline.md", "notes", "notes/deep", "notes/deep/hi.md"],
+    );
+    assert.equal(listed.truncated, false);
+    // A subtree by its sha takes the place of what was at its path.
+    const notes = made.tree.find((entry) => entry.path === "notes")?.sha ?? "";
+    const copied = (
+      await call(`${git}/trees`, "POST", `${REPO}/git/trees`, 201, {
+        base_tree: made.sha,
+        tree: [{ path: "calc.js", mode: "040000", type: "tree", sha: notes }],
+      })
+    ).body as Tree;
+    assert.deepEqual(fixtureGit(bare, "ls-tree", "-r", "--name-only", copied.sha).split("\n"), [
+      "calc.js/deep/hi.md",
+      "calc.test.js",
+      "inline.md",
+      "notes/deep/hi.md",
+    ]);
+    assert.equal(fixtureGit(bare, "show", `${made.sha}:inline.md`), "inline");
+
+    const commit = (
+      await call(`${git}/commits`, "POST", `${REPO}/git/commits`, 201, {
+        message: "a note\n\nwith a body",
+        tree: made.sha,
+        parents: [main],
+      })
+    ).body as { sha: string };
+    const got = (
+      await call(`${git}/commits/{commit_sha}`, "GET", `${REPO}/git/commits/${commit.sha}`, 200)
+    ).body as { message: string; tree: { sha: string }; parents: { sha: string }[] };
+    assert.deepEqual(
+      [got.message, got.tree.sha, got.parents.map((parent) => parent.sha)],
+      ["a note\n\nwith a body", made.sha, [main]],
+    );
+
+    const message = (reply: Reply) => (reply.body as { message: string }).message;
+    await call(`${git}/refs`, "POST", `${REPO}/git/refs`, 201, {
+      ref: "refs/heads/notes",
+      sha: main,
+    });
+    const exists = await call(`${git}/refs`, "POST", `${REPO}/git/refs`, 422, {
+      ref: "refs/heads/notes",
+      sha: commit.sha,
+    });
+    assert.equal(message(exists), "Reference already exists");
+    // The ref's name with its slashes, or encoded as octokit sends it; a name it only begins is 404.
+    for (const name of ["heads/notes", "heads%2Fnotes"]) {
+      const ref = (await call(`${git}/ref/{ref}`, "GET", `${REPO}/git/ref/${name}`, 200)).body as {
+        ref: string;
+        object: { sha: string; type: string };
+      };
+      assert.deepEqual(
+        [ref.ref, ref.object.sha, ref.object.type],
+        ["refs/heads/notes", main, "commit"],
+      );
+    }
+    await call(`${git}/ref/{ref}`, "GET", `${REPO}/git/ref/heads/note`, 404);
+
+    const update = `${git}/refs/{ref}`;
+    await call(update, "PATCH", `${REPO}/git/refs/heads/notes`, 200, {
+      sha: commit.sha,
+      force: false,
+    });
+    const back = await call(update, "PATCH", `${REPO}/git/refs/heads/notes`, 422, { sha: main });
+    assert.equal(message(back), "Update is not a fast forward");
+    assert.equal(fixtureGit(bare, "rev-parse", "refs/heads/notes"), commit.sha);
+    await call(update, "PATCH", `${REPO}/git/refs/heads/notes`, 200, { sha: main, force: true });
+    assert.equal(github.refSha("heads/notes"), main);
+    const gone = await call(update, "PATCH", `${REPO}/git/refs/heads/no-such`, 422, { sha: main });
+    assert.equal(message(gone), "Reference does not exist");
+  });
+
   test("every route the fake serves was checked", () => {
     assert.deepEqual(
       github.routes.map(({ method, path }) => `${method} ${path}`).filter((r) => !checked.has(r)),

@@ -2,14 +2,19 @@
  * A fake of GitHub for tests: a real HTTP server on 127.0.0.1 that answers the REST routes
  * pitcrew calls with bodies shaped like GitHub's (test/github/fake-server.test.ts checks them
  * against GitHub's OpenAPI description), serves a bare repository over git smart HTTP through
- * `git http-backend`, serves the artifact service a job's `@actions/artifact` client talks to
+ * `git http-backend` and its objects and refs over the Git Data routes with git's plumbing (a
+ * ref's update a real compare-and-swap), serves the artifact service a job's `@actions/artifact` client talks to
  * (artifact-service.ts, whose artifacts the REST artifact routes list), and plays GitHub's faults
  * on demand. It keeps only the state those routes touch; it is not a general GitHub emulator.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Permission } from "../../src/github/api.ts";
 import {
   createArtifactService,
@@ -283,7 +288,8 @@ export interface GitHubServerOptions {
   repo?: string;
   /** Default "main". */
   defaultBranch?: string;
-  /** Path of a bare git repository, served at `gitUrl`; the compare and contents routes read it. */
+  /** Path of a bare git repository, served at `gitUrl`; the compare and contents routes read it,
+   * the Git Data routes read and write it. */
   bareRepo: string;
   /** How long a storage link works after the API hands it out; default 60 s, as GitHub says. */
   linkLifetimeMs?: number;
@@ -361,6 +367,15 @@ export interface FakeGitHub {
   run(id: number): FakeRun | undefined;
   /** Takes permissions away from the token (each scope is `write` unless set here). */
   setTokenPermissions(permissions: Partial<Record<TokenScope, TokenAccess>>): void;
+  /** The object a ref of the bare repository points at, the ref named as the Git Data API names
+   * it (`heads/main`, `pitcrew/notes/issue-12`); undefined when there is no such ref. */
+  refSha(ref: string): string | undefined;
+  /** Points a ref at `sha` by force, or deletes it (null): another writer, behind every client's
+   * back. */
+  setRef(ref: string, sha: string | null): void;
+  /** A recursive tree listing of more than `entries` answers its first `entries` with
+   * `truncated: true`, as GitHub does past 100,000 (the default here too). */
+  setTreeLimit(entries: number): void;
   /** Another origin, like GitHub's blob storage: where the log and artifact-zip redirects point. */
   storageUrl: string;
   /** Every storage link handed out, oldest first. */
@@ -401,7 +416,8 @@ interface Route {
   /** The token permission the route needs; routes without (the repository, collaborators, an
    * issue read by its number, comments) are never refused. */
   needs?: [TokenScope, "read" | "write"];
-  answer(call: Call): Answer;
+  /** The Git Data routes answer later: they run git without blocking the server. */
+  answer(call: Call): Answer | Promise<Answer>;
 }
 
 const HTML = "https://github.com";
@@ -596,6 +612,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
   let nextReactionId = 300_000_001;
   let nextPullId = 1_800_000_001;
   let nextLabelId = 208_045_946;
+  let treeLimit = 100_000;
   let url = "";
   const artifacts = createArtifactService(() => url);
 
@@ -1662,6 +1679,485 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     };
   }
 
+  // -- git's objects: the Git Data API -------------------------------------------------------
+  // Blobs, trees, commits and refs of the bare repository, made and read with git's plumbing. This
+  // git runs without blocking the server, so that two clients' requests interleave as they do on
+  // GitHub; a ref moves only by `update-ref <ref> <new> <old>`, a real compare-and-swap.
+
+  const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  const TREE_MODES = new Set(["100644", "100755", "040000", "160000", "120000"]);
+  /** How often a ref's compare-and-swap is tried again while another request holds the ref. */
+  const SWAP_TRIES = 10;
+  /** The caller's environment without its GIT_* (a test run from a hook has GIT_DIR, …). */
+  const gitEnv = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith("GIT_"),
+    ),
+  );
+
+  interface GitRun {
+    code: number;
+    stdout: Buffer;
+    stderr: string;
+  }
+
+  /** git on the bare repository without blocking the server; it never throws, the exit code
+   * says. */
+  function bareGitLater(
+    args: string[],
+    extra: { input?: Buffer | string; env?: Record<string, string> } = {},
+  ): Promise<GitRun> {
+    return new Promise((resolve) => {
+      const child = spawn("git", ["--git-dir", options.bareRepo, ...args], {
+        env: { ...gitEnv, GIT_CONFIG_NOSYSTEM: "1", ...extra.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+      child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+      child.stdin.on("error", () => undefined);
+      child.on("error", (error) =>
+        resolve({ code: -1, stdout: Buffer.alloc(0), stderr: String(error) }),
+      );
+      child.on("close", (code) =>
+        resolve({
+          code: code ?? -1,
+          stdout: Buffer.concat(stdout),
+          stderr: Buffer.concat(stderr).toString("utf8"),
+        }),
+      );
+      child.stdin.end(extra.input ?? "");
+    });
+  }
+
+  /** git's output, trimmed; undefined when it fails. */
+  async function bareGitTextLater(
+    args: string[],
+    extra?: { input?: Buffer | string; env?: Record<string, string> },
+  ): Promise<string | undefined> {
+    const run = await bareGitLater(args, extra);
+    return run.code === 0 ? run.stdout.toString("utf8").trim() : undefined;
+  }
+
+  /** `commit`, `tree`, `blob` or `tag` for a full object id the repository holds. */
+  async function objectType(sha: unknown): Promise<string | undefined> {
+    if (typeof sha !== "string" || !FULL_SHA.test(sha)) return undefined;
+    return bareGitTextLater(["cat-file", "-t", sha]);
+  }
+
+  /** What `refs/<ref>` points at, that ref exactly (a folder of refs is none). */
+  function readRef(ref: string): Promise<string | undefined> {
+    return bareGitTextLater(["show-ref", "--verify", "--hash", `refs/${ref}`]);
+  }
+
+  const gitObjectUrl = (type: string, sha: string): string =>
+    repoApi(fullName, `/git/${type}s/${sha}`);
+
+  /** A ref (the `git-ref` schema); `ref` without `refs/`. */
+  function gitRefJson(ref: string, sha: string, type: string): Record<string, unknown> {
+    return {
+      ref: `refs/${ref}`,
+      node_id: `REF_${Buffer.from(`refs/${ref}`).toString("base64url")}`,
+      url: repoApi(fullName, `/git/refs/${ref}`),
+      object: { type, sha, url: gitObjectUrl(type, sha) },
+    };
+  }
+
+  /** `author Name <email> 1700000000 +0200`'s person, dated in UTC as GitHub answers. */
+  function gitIdentity(line: string): GitCommit["author"] {
+    const [, name = "", email = "", seconds = "0"] =
+      /^(.*) <(.*)> (\d+) [+-]\d{4}$/.exec(line) ?? [];
+    const date = new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    return { name, email, date };
+  }
+
+  /** A commit object read with `cat-file`: its message exactly, less trailing newlines. */
+  async function readCommit(sha: string): Promise<GitCommit | undefined> {
+    if ((await objectType(sha)) !== "commit") return undefined;
+    const run = await bareGitLater(["cat-file", "commit", sha]);
+    if (run.code !== 0) return undefined;
+    const text = run.stdout.toString("utf8");
+    const end = text.indexOf("\n\n");
+    const commit: GitCommit = {
+      sha,
+      tree: "",
+      parents: [],
+      author: gitIdentity(""),
+      committer: gitIdentity(""),
+      message: (end === -1 ? "" : text.slice(end + 2)).replace(/\n+$/, ""),
+    };
+    for (const line of (end === -1 ? text : text.slice(0, end)).split("\n")) {
+      const space = line.indexOf(" ");
+      const [field, value] = [line.slice(0, space), line.slice(space + 1)];
+      if (field === "tree") commit.tree = value;
+      else if (field === "parent") commit.parents.push(value);
+      else if (field === "author") commit.author = gitIdentity(value);
+      else if (field === "committer") commit.committer = gitIdentity(value);
+    }
+    return commit;
+  }
+
+  /** A commit as the Git Data API shows it (the `git-commit` schema). */
+  function gitCommitJson(commit: GitCommit): Record<string, unknown> {
+    const html = (sha: string) => `${HTML}/${fullName}/commit/${sha}`;
+    return {
+      sha: commit.sha,
+      node_id: `C_${Buffer.from(commit.sha).toString("base64url")}`,
+      url: gitObjectUrl("commit", commit.sha),
+      html_url: html(commit.sha),
+      author: commit.author,
+      committer: commit.committer,
+      tree: { sha: commit.tree, url: gitObjectUrl("tree", commit.tree) },
+      message: commit.message,
+      parents: commit.parents.map((sha) => ({
+        sha,
+        url: gitObjectUrl("commit", sha),
+        html_url: html(sha),
+      })),
+      verification: {
+        verified: false,
+        reason: "unsigned",
+        signature: null,
+        payload: null,
+        verified_at: null,
+      },
+    };
+  }
+
+  interface GitTreeEntry {
+    path: string;
+    mode: string;
+    type: string;
+    sha: string;
+    /** Blobs only. */
+    size?: number;
+  }
+
+  /** A tree's entries (`recursive`: its subtrees' too, subtrees listed), as `ls-tree` orders them. */
+  async function listTree(sha: string, recursive: boolean): Promise<GitTreeEntry[] | undefined> {
+    const run = await bareGitLater([
+      "ls-tree",
+      "-z",
+      "-l",
+      ...(recursive ? ["-r", "-t"] : []),
+      sha,
+    ]);
+    if (run.code !== 0) return undefined;
+    return run.stdout
+      .toString("utf8")
+      .split("\0")
+      .filter((line) => line !== "")
+      .map((line) => {
+        const tab = line.indexOf("\t");
+        const [mode = "", type = "", object = "", size = "-"] = line.slice(0, tab).split(/ +/);
+        const path = line.slice(tab + 1);
+        return {
+          path,
+          mode,
+          type,
+          sha: object,
+          ...(type === "blob" ? { size: Number(size) } : {}),
+        };
+      });
+  }
+
+  /** An entry of the `git-tree` schema (a submodule's commit has no API url). */
+  function treeEntryJson(entry: GitTreeEntry): Record<string, unknown> {
+    return entry.type === "commit"
+      ? { ...entry }
+      : { ...entry, url: gitObjectUrl(entry.type, entry.sha) };
+  }
+
+  async function gitTreeJson(sha: string, recursive: boolean): Promise<Record<string, unknown>> {
+    const entries = (await listTree(sha, recursive)) ?? [];
+    const truncated = recursive && entries.length > treeLimit;
+    return {
+      sha,
+      url: gitObjectUrl("tree", sha),
+      tree: (truncated ? entries.slice(0, treeLimit) : entries).map(treeEntryJson),
+      truncated,
+    };
+  }
+
+  /** GitHub's 422 for a request it cannot take: a field missing or malformed, an object or a ref
+   * that is not there, a ref update it refuses. */
+  const unprocessable = (message: string, docsUrl: string): Answer =>
+    githubError(422, message, docsUrl);
+
+  const notSupplied = (field: string, docsUrl: string): Answer =>
+    unprocessable(`Invalid request.\n\n"${field}" wasn't supplied.`, docsUrl);
+
+  async function createBlobAnswer(body: Record<string, unknown>): Promise<Answer> {
+    const content = stringField(body, "content");
+    if (content === undefined) return notSupplied("content", docs.createBlob);
+    const encoding = body.encoding ?? "utf-8";
+    if (encoding !== "utf-8" && encoding !== "base64") {
+      return unprocessable(
+        `Invalid request.\n\n${JSON.stringify(encoding)} is not a valid encoding (utf-8, base64).`,
+        docs.createBlob,
+      );
+    }
+    const bytes = Buffer.from(content, encoding === "base64" ? "base64" : "utf8");
+    const sha = await bareGitTextLater(["hash-object", "-w", "--stdin"], { input: bytes });
+    if (sha === undefined) throw new Error("git hash-object failed in the fake's bare repository");
+    const self = gitObjectUrl("blob", sha);
+    return { status: 201, body: { url: self, sha }, headers: { location: self } };
+  }
+
+  async function blobAnswer(sha: string): Promise<Answer> {
+    if ((await objectType(sha)) !== "blob") return notFound(docs.gitBlob);
+    const { stdout: bytes } = await bareGitLater(["cat-file", "blob", sha]);
+    // Wrapped as GitHub wraps it: 60 characters a line.
+    const lines = bytes.toString("base64").match(/.{1,60}/g) ?? [];
+    return {
+      status: 200,
+      body: {
+        sha,
+        node_id: `B_${Buffer.from(sha).toString("base64url")}`,
+        size: bytes.length,
+        url: gitObjectUrl("blob", sha),
+        content: lines.map((line) => `${line}\n`).join(""),
+        encoding: "base64",
+      },
+    };
+  }
+
+  /** Why a path cannot name a tree entry, or undefined when it can. */
+  function badTreePath(path: string): string | undefined {
+    const parts = path.split("/");
+    if (path === "" || parts.some((part) => part === "" || part === "." || part === "..")) {
+      return `tree.path ${JSON.stringify(path)} contains a malformed path component`;
+    }
+    if (parts.some((part) => part.toLowerCase() === ".git") || /[\0\n]/.test(path)) {
+      return `tree.path ${JSON.stringify(path)} is not allowed`;
+    }
+    return undefined;
+  }
+
+  /** A temporary index, removed after `work`, so that a tree is built the way git builds one. */
+  async function withIndex<T>(work: (env: Record<string, string>) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(join(tmpdir(), "fake-github-index-"));
+    try {
+      return await work({ GIT_INDEX_FILE: join(dir, "index") });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * `POST /git/trees`: `base_tree`'s files (or none) with the entries made: a blob by `sha` or by
+   * `content`, a subtree by `sha` (it replaces what was at its path), a submodule's commit, and a
+   * null `sha` deleting a file or a folder. Deletions are made first.
+   */
+  async function createTreeAnswer(body: Record<string, unknown>): Promise<Answer> {
+    const entries: unknown = body.tree;
+    const base: unknown = body.base_tree;
+    if (!Array.isArray(entries)) return notSupplied("tree", docs.createTree);
+    if (base !== undefined && (await objectType(base)) !== "tree") {
+      return unprocessable(
+        `base_tree ${JSON.stringify(base)} is not a valid tree`,
+        docs.createTree,
+      );
+    }
+    const deleted: string[] = [];
+    const added: { mode: string; sha: string; path: string }[] = [];
+    const subtrees: { path: string; sha: string }[] = [];
+    for (const entry of entries as unknown[]) {
+      const { path, mode, type, sha, content } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof path !== "string") return notSupplied("path", docs.createTree);
+      const bad = badTreePath(path);
+      if (bad !== undefined) return unprocessable(bad, docs.createTree);
+      if (typeof mode !== "string" || !TREE_MODES.has(mode)) {
+        return unprocessable(
+          `tree.mode ${JSON.stringify(mode)} is not a valid mode`,
+          docs.createTree,
+        );
+      }
+      const kind = mode === "040000" ? "tree" : mode === "160000" ? "commit" : "blob";
+      if (type !== kind) {
+        return unprocessable(
+          `tree.type ${JSON.stringify(type)} does not fit mode ${mode}`,
+          docs.createTree,
+        );
+      }
+      if (sha !== undefined && content !== undefined) {
+        return unprocessable("tree.sha and tree.content cannot both be given", docs.createTree);
+      }
+      if (sha === null) {
+        deleted.push(path);
+      } else if (typeof content === "string" && kind === "blob") {
+        const made = await bareGitTextLater(["hash-object", "-w", "--stdin"], { input: content });
+        if (made === undefined)
+          throw new Error("git hash-object failed in the fake's bare repository");
+        added.push({ mode, sha: made, path });
+      } else if (typeof sha !== "string" || !FULL_SHA.test(sha)) {
+        return unprocessable(
+          `tree.sha ${JSON.stringify(sha)} is not a valid object id`,
+          docs.createTree,
+        );
+      } else if (kind !== "commit" && (await objectType(sha)) !== kind) {
+        return unprocessable(`tree.sha ${sha} is not a valid ${kind}`, docs.createTree);
+      } else if (kind === "tree") {
+        subtrees.push({ path, sha });
+      } else {
+        added.push({ mode, sha, path });
+      }
+    }
+    return withIndex(async (env) => {
+      const read = await bareGitLater(
+        typeof base === "string" ? ["read-tree", base] : ["read-tree", "--empty"],
+        { env },
+      );
+      if (read.code !== 0) throw new Error(`git read-tree failed: ${read.stderr}`);
+      const listed = await bareGitLater(["ls-files", "-z"], { env });
+      const present = listed.stdout
+        .toString("utf8")
+        .split("\0")
+        .filter((path) => path !== "");
+      const zero = "0".repeat(40);
+      const within = (path: string) =>
+        present.filter((p) => p === path || p.startsWith(`${path}/`));
+      const lines = [...deleted, ...subtrees.map((subtree) => subtree.path)]
+        .flatMap(within)
+        .map((path) => `0 ${zero}\t${path}`);
+      for (const subtree of subtrees) {
+        for (const entry of (await listTree(subtree.sha, true)) ?? []) {
+          if (entry.type !== "tree")
+            lines.push(`${entry.mode} ${entry.sha}\t${subtree.path}/${entry.path}`);
+        }
+      }
+      lines.push(...added.map((entry) => `${entry.mode} ${entry.sha}\t${entry.path}`));
+      const update = await bareGitLater(["update-index", "-z", "--index-info"], {
+        env,
+        input: lines.map((line) => `${line}\0`).join(""),
+      });
+      if (update.code !== 0) throw new Error(`git update-index failed: ${update.stderr}`);
+      const sha = await bareGitTextLater(["write-tree"], { env });
+      if (sha === undefined) throw new Error("git write-tree failed in the fake's bare repository");
+      const self = gitObjectUrl("tree", sha);
+      return { status: 201, body: await gitTreeJson(sha, false), headers: { location: self } };
+    });
+  }
+
+  /** `author` or `committer` of a commit's create: a name and an email, and a date maybe. */
+  function identityField(
+    value: unknown,
+  ): { name: string; email: string; date?: string } | undefined {
+    if (typeof value !== "object" || value === null) return undefined;
+    const { name, email, date } = value as Record<string, unknown>;
+    if (typeof name !== "string" || typeof email !== "string") return undefined;
+    return { name, email, ...(typeof date === "string" ? { date } : {}) };
+  }
+
+  /**
+   * `POST /git/commits`: `git commit-tree`, the message exactly as given. Without `author` the
+   * token's account is the author, GitHub's noreply address its email; without `committer`, the
+   * author commits.
+   */
+  async function createCommitAnswer(body: Record<string, unknown>): Promise<Answer> {
+    const message = stringField(body, "message");
+    const tree = stringField(body, "tree");
+    const parents: unknown = body.parents ?? [];
+    if (message === undefined) return notSupplied("message", docs.createCommit);
+    if (tree === undefined) return notSupplied("tree", docs.createCommit);
+    if (!Array.isArray(parents)) {
+      return unprocessable("Invalid request.\n\nparents is not an array.", docs.createCommit);
+    }
+    if ((await objectType(tree)) !== "tree")
+      return unprocessable("Tree SHA does not exist", docs.createCommit);
+    for (const parent of parents as unknown[]) {
+      if ((await objectType(parent)) !== "commit") {
+        return unprocessable(
+          "Parent SHA does not exist or is not a commit object",
+          docs.createCommit,
+        );
+      }
+    }
+    const author = identityField(body.author) ?? {
+      name: actor.login,
+      email: `${actor.id}+${actor.login}@users.noreply.github.com`,
+    };
+    const committer = identityField(body.committer) ?? author;
+    const env: Record<string, string> = {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: committer.name,
+      GIT_COMMITTER_EMAIL: committer.email,
+      ...(author.date === undefined ? {} : { GIT_AUTHOR_DATE: author.date }),
+      ...(committer.date === undefined ? {} : { GIT_COMMITTER_DATE: committer.date }),
+    };
+    const parentArgs = (parents as string[]).flatMap((parent) => ["-p", parent]);
+    const sha = await bareGitTextLater(["commit-tree", "--no-gpg-sign", tree, ...parentArgs], {
+      input: message,
+      env,
+    });
+    const commit = sha === undefined ? undefined : await readCommit(sha);
+    if (commit === undefined)
+      throw new Error("git commit-tree failed in the fake's bare repository");
+    return {
+      status: 201,
+      body: gitCommitJson(commit),
+      headers: { location: gitObjectUrl("commit", commit.sha) },
+    };
+  }
+
+  /** `POST /git/refs`: made only where there is no such ref, atomically (`update-ref` with a zero
+   * old value). */
+  async function createRefAnswer(body: Record<string, unknown>): Promise<Answer> {
+    const ref = stringField(body, "ref");
+    const sha = stringField(body, "sha");
+    if (ref === undefined) return notSupplied("ref", docs.createRef);
+    if (sha === undefined) return notSupplied("sha", docs.createRef);
+    if (
+      !/^refs\/[^/]+\/./.test(ref) ||
+      (await bareGitLater(["check-ref-format", ref])).code !== 0
+    ) {
+      return unprocessable(`${ref} is not a valid ref name.`, docs.createRef);
+    }
+    const type = await objectType(sha);
+    if (type === undefined) return unprocessable("Object does not exist", docs.createRef);
+    const name = ref.slice("refs/".length);
+    for (let tries = 0; tries < SWAP_TRIES; tries++) {
+      const made = await bareGitLater(["update-ref", ref, sha, "0".repeat(sha.length)]);
+      if (made.code === 0) {
+        const body = gitRefJson(name, sha, type);
+        return { status: 201, body, headers: { location: repoApi(fullName, `/git/refs/${name}`) } };
+      }
+      if ((await readRef(name)) !== undefined) {
+        return unprocessable("Reference already exists", docs.createRef);
+      }
+      await sleep(5);
+    }
+    return unprocessable("Reference update failed", docs.createRef);
+  }
+
+  /**
+   * `PATCH /git/refs/{ref}`: without `force`, only to a commit the ref's commit is an ancestor of
+   * (`merge-base --is-ancestor`); either way by `update-ref <ref> <new> <old>`, so that a ref
+   * another request moved after the check is read again, never overwritten.
+   */
+  async function updateRefAnswer(ref: string, body: Record<string, unknown>): Promise<Answer> {
+    const sha = stringField(body, "sha");
+    const force = body.force === true;
+    if (sha === undefined) return notSupplied("sha", docs.updateRef);
+    const type = await objectType(sha);
+    if (type === undefined) return unprocessable("Object does not exist", docs.updateRef);
+    for (let tries = 0; tries < SWAP_TRIES; tries++) {
+      const current = await readRef(ref);
+      if (current === undefined) return unprocessable("Reference does not exist", docs.updateRef);
+      if (!force && current !== sha) {
+        const ancestor = await bareGitLater(["merge-base", "--is-ancestor", current, sha]);
+        if (ancestor.code !== 0)
+          return unprocessable("Update is not a fast forward", docs.updateRef);
+      }
+      const moved = await bareGitLater(["update-ref", `refs/${ref}`, sha, current]);
+      if (moved.code === 0) return { status: 200, body: gitRefJson(ref, sha, type) };
+      await sleep(5);
+    }
+    return unprocessable("Reference update failed", docs.updateRef);
+  }
+
   /** A list of artifacts as GitHub pages it: `{ total_count, artifacts }`. */
   function artifactList(matching: FakeArtifact[], call: Call): Answer {
     const { items, headers } = paginate(matching, call);
@@ -1765,6 +2261,15 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     compare: `${DOCS}/commits/commits#compare-two-commits`,
     commit: `${DOCS}/commits/commits#get-a-commit`,
     contents: `${DOCS}/repos/contents#get-repository-content`,
+    gitRef: `${DOCS}/git/refs#get-a-reference`,
+    createRef: `${DOCS}/git/refs#create-a-reference`,
+    updateRef: `${DOCS}/git/refs#update-a-reference`,
+    gitCommit: `${DOCS}/git/commits#get-a-commit-object`,
+    createCommit: `${DOCS}/git/commits#create-a-commit`,
+    gitTree: `${DOCS}/git/trees#get-a-tree`,
+    createTree: `${DOCS}/git/trees#create-a-tree`,
+    gitBlob: `${DOCS}/git/blobs#get-a-blob`,
+    createBlob: `${DOCS}/git/blobs#create-a-blob`,
   };
 
   const routes: Route[] = [
@@ -2408,14 +2913,97 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       needs: ["contents", "read"],
       answer: (call) => contentsAnswer(call.params.path ?? "", call),
     },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/git/ref/{ref}",
+      docs: docs.gitRef,
+      needs: ["contents", "read"],
+      async answer(call) {
+        const ref = call.params.ref ?? "";
+        const sha = await readRef(ref);
+        const type = sha === undefined ? undefined : await objectType(sha);
+        if (sha === undefined || type === undefined) return notFound(docs.gitRef);
+        return { status: 200, body: gitRefJson(ref, sha, type) };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/git/refs",
+      docs: docs.createRef,
+      needs: ["contents", "write"],
+      answer: (call) => createRefAnswer(call.body),
+    },
+    {
+      method: "PATCH",
+      path: "/repos/{owner}/{repo}/git/refs/{ref}",
+      docs: docs.updateRef,
+      needs: ["contents", "write"],
+      answer: (call) => updateRefAnswer(call.params.ref ?? "", call.body),
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/git/commits/{commit_sha}",
+      docs: docs.gitCommit,
+      needs: ["contents", "read"],
+      async answer(call) {
+        const commit = await readCommit(call.params.commit_sha ?? "");
+        if (commit === undefined) return notFound(docs.gitCommit);
+        return { status: 200, body: gitCommitJson(commit) };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/git/commits",
+      docs: docs.createCommit,
+      needs: ["contents", "write"],
+      answer: (call) => createCommitAnswer(call.body),
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/git/trees/{tree_sha}",
+      docs: docs.gitTree,
+      needs: ["contents", "read"],
+      async answer(call) {
+        // A tree's sha or any tree-ish (a commit, a branch), as GitHub takes it.
+        const named = call.params.tree_sha ?? "";
+        const sha = named.startsWith("-")
+          ? undefined
+          : await bareGitTextLater(["rev-parse", "--verify", "--quiet", `${named}^{tree}`]);
+        if (sha === undefined) return notFound(docs.gitTree);
+        // Any value of `recursive` recurses; only its absence does not.
+        return { status: 200, body: await gitTreeJson(sha, call.query.has("recursive")) };
+      },
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/git/trees",
+      docs: docs.createTree,
+      needs: ["contents", "write"],
+      answer: (call) => createTreeAnswer(call.body),
+    },
+    {
+      method: "GET",
+      path: "/repos/{owner}/{repo}/git/blobs/{file_sha}",
+      docs: docs.gitBlob,
+      needs: ["contents", "read"],
+      answer: (call) => blobAnswer(call.params.file_sha ?? ""),
+    },
+    {
+      method: "POST",
+      path: "/repos/{owner}/{repo}/git/blobs",
+      docs: docs.createBlob,
+      needs: ["contents", "write"],
+      answer: (call) => createBlobAnswer(call.body),
+    },
   ];
 
   const compiled = routes.map((route) => {
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       names.push(name);
-      // A file's path spans folders; a workflow is named by its id or its file's name.
-      if (name === "path") return "(.+)";
+      // A file's path and a ref's name span folders; a workflow is named by its id or its file's
+      // name.
+      if (name === "path" || name === "ref") return "(.+)";
       return /_(number|id)$/.test(name) && name !== "workflow_id" ? "(\\d+)" : "([^/]+)";
     });
     return { route, names, pattern: new RegExp(`^${source}$`) };
@@ -2467,7 +3055,12 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
     return text.trim() === "" ? undefined : JSON.parse(text);
   }
 
-  function restAnswer(method: string, path: string, query: URLSearchParams, body: unknown): Answer {
+  async function restAnswer(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: unknown,
+  ): Promise<Answer> {
     for (const { route, names, pattern } of compiled) {
       const match = pattern.exec(path);
       if (match === null) continue;
@@ -2679,7 +3272,7 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       return { ...log, status: answer.status, body };
     }
     const answer = restAuthorized(req)
-      ? restAnswer(method, path, requestUrl.searchParams, body)
+      ? await restAnswer(method, path, requestUrl.searchParams, body)
       : githubError(401, "Bad credentials", DOCS);
     send(res, answer);
     return { ...log, status: answer.status, body };
@@ -2837,6 +3430,14 @@ export async function startGitHubServer(options: GitHubServerOptions): Promise<F
       for (const [scope, access] of Object.entries(permissions)) {
         tokenPermissions.set(scope as TokenScope, access);
       }
+    },
+    refSha: (ref) => bareGit(["show-ref", "--verify", "--hash", `refs/${ref}`]),
+    setRef(ref, sha) {
+      const args = sha === null ? ["-d", `refs/${ref}`] : [`refs/${ref}`, sha];
+      execFileSync("git", ["--git-dir", options.bareRepo, "update-ref", ...args]);
+    },
+    setTreeLimit(entries) {
+      treeLimit = entries;
     },
     storageUrl,
     links,

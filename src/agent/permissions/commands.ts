@@ -3,7 +3,8 @@
  * refused at every layer, wrappers (`env`, `timeout`, `xargs`, `command`, `find -exec`, the
  * table in wrappers.ts) are unwrapped, scripts handed to a shell (`bash -c`, `eval`, `trap`, a
  * heredoc fed to `sh`, `watch '…'`, an alias) are parsed and checked in turn, and what is left
- * goes to the git and file rules. When the repository denies commands, whatever runs a string
+ * goes to the git and file rules. Every word that names a path in the memory or skills namespaces
+ * is refused first (namespaces.ts). When the repository denies commands, whatever runs a string
  * the parser cannot see (`source <(…)`, `$X publish`, `PROMPT_COMMAND=…`) is refused too, since
  * it could be a denied one. Shell syntax is the walk's business (shell/walk.ts); the sentences
  * are in reasons.ts.
@@ -19,6 +20,7 @@ import { matchDeny, nameMatches } from "./deny.ts";
 import type { DenyRule } from "./deny.ts";
 import { checkFileChanges, FILE_COMMANDS } from "./files.ts";
 import { checkGit } from "./git.ts";
+import { checkNamespaceCommand, checkNamespaceTree, checkNamespaceWord } from "./namespaces.ts";
 import { checkRedirectTarget, checkTargets } from "./paths.ts";
 import { REASONS, refuse } from "./reasons.ts";
 import {
@@ -72,11 +74,18 @@ export function checkScript(
   if (scope.depth > MAX_DEPTH) refuse(REASONS.tooDeep());
   const parsed = rules.parser.parse(source);
   if (!parsed.ok) refuse(REASONS.unparsable(parsed.error, inner));
+  checkNamespaceTree(parsed.root, rules.home);
   walk(
     {
       home: rules.home,
-      command: (words, at, stdin) => argv(rules, words, at, stdin),
-      write: (target, at) => checkRedirectTarget(rules.workspace, target, at.cwd),
+      command: (words, at, stdin) => {
+        checkNamespaceCommand(words, at.cwd);
+        argv(rules, words, at, stdin);
+      },
+      write: (target, at) => {
+        checkNamespaceWord(target, at.cwd);
+        checkRedirectTarget(rules.workspace, target, at.cwd);
+      },
       stray: () => refuse(REASONS.strayWords()),
       assign: (name, value, at) => checkVariable(checks(rules), name, value, at),
       prompt: (text) =>

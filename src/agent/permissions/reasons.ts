@@ -18,6 +18,10 @@ export const REASONS = {
     `\`${what}\` outside the workspace is refused: ${target} is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
   redirect: (target: string, workspace: string) =>
     `writing to ${target} is refused: it is outside ${workspace}; only files in the repository (and /tmp) may be changed.`,
+  memory: (path: string, folder: boolean) =>
+    `${path} is pitcrew's memory, not a ${folder ? "folder" : "file"} in the sandbox: use the read tool ${folder ? "with that path to list it" : "(or write/edit) with that path"}; bash cannot reach it.`,
+  skills: (path: string, folder: boolean) =>
+    `${path} is ${folder ? "pitcrew's skills" : "one of pitcrew's skills"}, not a ${folder ? "folder" : "file"} in the sandbox: use the read tool with that path${folder ? " to list it" : ""}; bash cannot reach it.`,
   denied: (entry: string) =>
     `\`${entry}\` is refused: this repository's pitcrew configuration denies it; do the task without it or leave that step to a person.`,
   couldBeDenied: (command: string, unknown: string, rule: string) =>

@@ -171,6 +171,14 @@ export const editTool = defineTool({
     if (args.path.trim() === "") return failure("path is empty; give a file path.");
     const problem = argumentProblem(args.old_string, args.new_string);
     if (problem !== null) return failure(editProblem({ ok: false, problem }, args.path));
+    if (context.virtual?.owns(args.path) === true) {
+      return context.virtual.edit(
+        args.path,
+        args.old_string,
+        args.new_string,
+        args.replace_all ?? false,
+      );
+    }
 
     const path = targetPath(context.workspace, args.path);
     const refused = protectedRefusal(context, path);

@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { readLines, targetPath } from "./files.ts";
 import type { LineWindow } from "./files.ts";
+import type { VirtualRead } from "../../domain/memory.ts";
+import type { ToolOutcome } from "../../domain/tools.ts";
 import { defineTool, failure } from "./tool.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
@@ -81,6 +83,25 @@ function renderWindow(
   return { text: `${shown.join("\n")}\n${footer}`, last };
 }
 
+/** A memory or skills file shown as a workspace file is, or a folder's listing, or why not. */
+function virtualRead(read: VirtualRead, path: string, first: number, limit: number): ToolOutcome {
+  if ("error" in read) return failure(read.error);
+  if ("listing" in read) return { content: read.listing, isError: false };
+  const all = read.file === "" ? [] : read.file.replace(/\n$/, "").split("\n");
+  if (all.length > 0 && first > all.length) {
+    return failure(
+      `offset ${first} is past the end of ${path}: it has ${all.length} lines. Read from offset 1 to ${all.length}.`,
+    );
+  }
+  const window = { lines: all.slice(first - 1, first - 1 + limit), total: all.length };
+  const { text, last } = renderWindow(window, first, limit);
+  return {
+    content: text,
+    isError: false,
+    details: { lines: { from: all.length === 0 ? 0 : first, to: last, total: all.length } },
+  };
+}
+
 export const readTool = defineTool({
   name: "read",
   description: [
@@ -91,9 +112,12 @@ export const readTool = defineTool({
   schema,
   async run(args, context) {
     if (args.path.trim() === "") return failure("path is empty; give a file path.");
-    const path = targetPath(context.workspace, args.path);
     const first = args.offset ?? 1;
     const limit = args.limit ?? READ_DEFAULT_LIMIT;
+    if (context.virtual?.owns(args.path) === true) {
+      return virtualRead(await context.virtual.read(args.path), args.path, first, limit);
+    }
+    const path = targetPath(context.workspace, args.path);
     const read = await readLines(context, path, {
       first,
       last: Math.min(first + limit - 1, Number.MAX_SAFE_INTEGER),

@@ -4,6 +4,7 @@
  * the sandbox only. One file per tool beside this one.
  */
 import { z } from "zod";
+import type { VirtualFiles } from "../../domain/memory.ts";
 import type { Todo } from "../../domain/todos.ts";
 import type { ToolOutcome } from "../../domain/tools.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
@@ -23,6 +24,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The model's id for this tool call; names the spill file of a long result. */
   callId?: string;
+  /** The memory and skills namespaces: read, write and edit hand their paths over to them. */
+  virtual?: VirtualFiles;
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {

@@ -32,6 +32,9 @@ export const writeTool = defineTool({
   schema,
   async run(args, context) {
     if (args.path.trim() === "") return failure("path is empty; give a file path.");
+    if (context.virtual?.owns(args.path) === true) {
+      return context.virtual.write(args.path, args.content);
+    }
     const path = targetPath(context.workspace, args.path);
     const written = await writeBytes(context, path, Buffer.from(args.content, "utf8"), "write");
     if (!written.ok) return written.outcome;

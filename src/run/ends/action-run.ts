@@ -5,6 +5,7 @@
 import type { Config } from "../../config/config.ts";
 import { conclusionOf } from "../../domain/ending.ts";
 import type { Conclusion, Ending } from "../../domain/ending.ts";
+import type { GitDataPort } from "../../domain/memory.ts";
 import type { Task } from "../../domain/task.ts";
 import type { GitHubApi } from "../../github/api.ts";
 import type { NotesPlace } from "./action-notes.ts";
@@ -23,6 +24,8 @@ export interface WorkOptions {
    * running action's own files when they lie in the checkout (ownActionPaths).
    */
   protectedPaths: readonly string[];
+  /** The Git Data API memory is kept through (the `pitcrew-memory` branch); none: no memory. */
+  memory?: GitDataPort;
   /** The job log, folded by phase and by turn (the runner's groups in the action). */
   log: {
     info(message: string): void;
