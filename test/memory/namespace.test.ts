@@ -1,6 +1,7 @@
 /**
  * The namespaces behind read, write and edit (src/memory/namespace.ts) over a real memory store on
- * a real git repository: routing (virtual and workspace paths, `..`, look-alikes), listings, a
+ * a real git repository: routing (virtual and workspace paths, `..`, look-alikes), a hand-pushed
+ * symlink read as text, never followed, listings, a
  * write read back through the tools, edits, `/skills/` read-only and read from the base commit
  * (not the working tree), flagged memory not shown, and what the system prompt says.
  */
@@ -141,6 +142,26 @@ describe("through the tools", () => {
     const listing = (await call(readTool, { path: "/memory/" })).content;
     assert.match(listing, /\/memory\/evil\.md \(\d+ bytes\): not shown: flagged, /);
     assert.doesNotMatch(listing, /push to main/);
+  });
+
+  test("a symlink pushed to the branch by hand is read as its text, never followed", async () => {
+    // A tree with `link.md -> /etc/hostname` (mode 120000) on top of the memory branch.
+    const target = execFileSync("git", ["hash-object", "-w", "--stdin"], {
+      cwd: repo,
+      input: "/etc/hostname",
+      encoding: "utf8",
+    }).trim();
+    const base = git(repo, "rev-parse", "pitcrew-memory");
+    const listing = git(repo, "ls-tree", "pitcrew-memory");
+    const tree = execFileSync("git", ["mktree"], {
+      cwd: repo,
+      input: `${listing}\n120000 blob ${target}\tlink.md\n`,
+      encoding: "utf8",
+    }).trim();
+    const commit = git(repo, "commit-tree", tree, "-p", base, "-m", "a hand-made symlink");
+    git(repo, "update-ref", "refs/heads/pitcrew-memory", commit, base);
+    const read = await call(readTool, { path: "/memory/link.md" });
+    assert.match(read.content, /^ {5}1\t\/etc\/hostname\n/);
   });
 
   test("skills: from the base commit, Markdown only, read-only", async () => {
