@@ -22,7 +22,7 @@ import {
 } from "./notes.ts";
 import type { NotesText } from "./notes.ts";
 import { SAVED_FILES, SEAL_MISMATCH, mismatch, packNotes } from "./pack.ts";
-import { MAX_RUNS_CHECKED, distrust, lookUpRun, workflowPathOf } from "./provenance.ts";
+import { MAX_RUNS_CHECKED, runChecker, workflowPathOf } from "./provenance.ts";
 import { SEAL_CAP, SEAL_FILE, sealKey, sealMatches } from "./seal.ts";
 import { notesName, type NotesStore, type Restored } from "./store.ts";
 import type { Notes } from "../domain/notes.ts";
@@ -260,13 +260,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
     return sealMatches(key, text, given);
   }
 
-  /** This repository's id: the payload's, else asked once. */
-  let repositoryId: Promise<number> | undefined;
-  const ownId = (): Promise<number> =>
-    (repositoryId ??=
-      options.repositoryId === undefined
-        ? octokit.rest.repos.get({ owner, repo }).then(({ data }) => data.id)
-        : Promise.resolve(options.repositoryId));
+  const checkRun = runChecker(octokit, { owner, repo }, options.repositoryId);
 
   /** One candidate, newest first: skipped (`ignored`) unless its run and its seal are ours. */
   async function consider(
@@ -278,11 +272,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
     if (runId === undefined) return { ignored: "it names no workflow run" };
     let why: string | undefined;
     try {
-      const run = await lookUpRun(octokit, { owner, repo }, runId);
-      why =
-        run === undefined
-          ? `its run ${runId} was not found`
-          : distrust(run, { workflowPath, repositoryId: await ownId() });
+      why = await checkRun(runId, workflowPath);
     } catch (error) {
       // Not knowing is not distrust: an older save must not win over one that may be the newest.
       return {

@@ -79,3 +79,25 @@ export async function lookUpRun(
     throw error;
   }
 }
+
+/**
+ * Whether the run `runId` that made some notes is pitcrew's own here: `why` it is not, undefined
+ * when it is; a lookup that fails throws (not knowing is not distrust: the caller says so). The
+ * repository's id is asked once per checker when the payload did not give it.
+ */
+export function runChecker(
+  octokit: Client,
+  where: { owner: string; repo: string },
+  repositoryId: number | undefined,
+): (runId: number, workflowPath: string) => Promise<string | undefined> {
+  let ownId: Promise<number> | undefined;
+  return async (runId, workflowPath) => {
+    const run = await lookUpRun(octokit, where, runId);
+    if (run === undefined) return `its run ${runId} was not found`;
+    ownId ??=
+      repositoryId === undefined
+        ? octokit.rest.repos.get(where).then(({ data }) => data.id)
+        : Promise.resolve(repositoryId);
+    return distrust(run, { workflowPath, repositoryId: await ownId });
+  };
+}

@@ -26,7 +26,7 @@ import {
 import type { NotesText } from "./notes.ts";
 import { SAVED_FILES, SEAL_MISMATCH, mismatch, packNotes } from "./pack.ts";
 import type { SavedFile } from "./pack.ts";
-import { MAX_RUNS_CHECKED, distrust, lookUpRun, workflowPathOf } from "./provenance.ts";
+import { MAX_RUNS_CHECKED, runChecker, workflowPathOf } from "./provenance.ts";
 import { SEAL_CAP, SEAL_FILE, sealKey, sealMatches } from "./seal.ts";
 import type { NotesStore, Restored } from "./store.ts";
 
@@ -220,13 +220,7 @@ export function createRefStore(options: RefStoreOptions): NotesStore {
     }
   }
 
-  /** This repository's id: the payload's, else asked once. */
-  let repositoryId: Promise<number> | undefined;
-  const ownId = (): Promise<number> =>
-    (repositoryId ??=
-      options.repositoryId === undefined
-        ? octokit.rest.repos.get({ owner, repo }).then(({ data }) => data.id)
-        : Promise.resolve(options.repositoryId));
+  const checkRun = runChecker(octokit, { owner, repo }, options.repositoryId);
 
   /** The notes in one commit whose run is trusted, or why they cannot be used. */
   async function read(
@@ -288,11 +282,7 @@ export function createRefStore(options: RefStoreOptions): NotesStore {
     const { runId } = named;
     let why: string | undefined;
     try {
-      const run = await lookUpRun(octokit, { owner, repo }, runId);
-      why =
-        run === undefined
-          ? `its run ${runId} was not found`
-          : distrust(run, { workflowPath, repositoryId: await ownId() });
+      why = await checkRun(runId, workflowPath);
     } catch (error) {
       // Not knowing is not distrust: an older save must not win over one that may be the newest.
       return {
