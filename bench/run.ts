@@ -37,6 +37,7 @@ const BENCHMARKS: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: "log-excerpt", load: () => import("./log-excerpt.ts") },
   { name: "ci-repair", load: () => import("./ci-repair.ts") },
   { name: "flaky-detect", load: () => import("./flaky-detect.ts") },
+  { name: "report-page", load: () => import("./report-page.ts") },
 ];
 
 function count(value: string | undefined, flag: string): number | undefined {

@@ -41,6 +41,7 @@ import { threadNotes } from "./run/ends/action-notes.ts";
 import { WRITERS, isBot } from "./triggers/authorize.ts";
 import { outcomeOf } from "./run/ends/action-run.ts";
 import { actionNamespaces } from "./run/ends/namespaces.ts";
+import { actionReport } from "./run/ends/action-report.ts";
 import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export interface CiRepairOptions extends WorkOptions {
@@ -293,6 +294,7 @@ export async function repairFailedRun(options: CiRepairOptions): Promise<WorkOut
     }),
     notes: { ...notes, restore: () => Promise.resolve(restored) },
     delivery: ciDelivery({
+      publishReport: actionReport(options, task),
       task,
       config,
       api,

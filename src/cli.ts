@@ -52,6 +52,13 @@ commands:
       local one, else origin's), each with its size and first line, or one file's text. Edit or
       delete memory with git on that branch.
       Exit status: 0 done, 1 the branch or the file could not be read, 2 bad usage.
+
+  report [--out FILE] SOURCE | report --thread KEY [--repo DIR] [--out FILE]
+      One self-contained HTML page of a run: its header, the context chart per request, the
+      cost, every turn with its tool calls and results, compactions and the final diff. SOURCE
+      is a transcript.jsonl, a notes folder or a downloaded notes artifact zip; --thread reads
+      the local notes (.git/pitcrew/notes). Default --out pitcrew-report.html.
+      Exit status: 0 written, 1 the source could not be read, 2 bad usage.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -61,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "context") return (await import("./commands/context.ts")).contextCommand(rest);
   if (command === "logs") return (await import("./commands/logs.ts")).logsCommand(rest);
   if (command === "memory") return (await import("./commands/memory.ts")).memoryCommand(rest);
+  if (command === "report") return (await import("./commands/report.ts")).reportCommand(rest);
   if (command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(USAGE);
     return 0;

@@ -54,6 +54,7 @@ import { gatherHistory } from "./run/ends/flaky-history.ts";
 import type { History } from "./run/ends/flaky-history.ts";
 import { flakyRequest } from "./run/ends/flaky-request.ts";
 import { actionNamespaces } from "./run/ends/namespaces.ts";
+import { actionReport } from "./run/ends/action-report.ts";
 import type { TriageRecord } from "./run/ends/flaky-request.ts";
 
 export interface FlakyTriageOptions extends WorkOptions {
@@ -319,6 +320,7 @@ async function handle(
     notes: { store: options.notes.store, restore: () => Promise.resolve(undefined) },
     delivery: flakyDelivery(
       {
+        publishReport: actionReport(options, entryTask),
         task: entryTask,
         config,
         api,

@@ -18,6 +18,7 @@ import type { ThreadWorkspace } from "./run/ends/action-workspace.ts";
 import { authorize } from "./triggers/authorize.ts";
 import { outcomeOf } from "./run/ends/action-run.ts";
 import { actionNamespaces } from "./run/ends/namespaces.ts";
+import { actionReport } from "./run/ends/action-report.ts";
 import type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
 
 export type { WorkOptions, WorkOutcome } from "./run/ends/action-run.ts";
@@ -61,6 +62,7 @@ function actionEnds(options: WorkOptions): RunEnds<ThreadWorkspace, Delivered> {
       secrets,
       groups,
       issueTitle: async () => (await thread())?.issue.title,
+      publishReport: actionReport(options, task),
     }),
     log: phasedLog(log, groups),
     env: options.env,

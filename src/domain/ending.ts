@@ -34,6 +34,8 @@ export type Ending =
 export type Work = Pick<RunState, "todos" | "activity" | "totals"> & {
   /** All runs on the thread together, this one included (from the thread's notes). */
   thread?: Totals & { runs: number };
+  /** The run's page (an artifact), once uploaded. */
+  reportUrl?: string;
 };
 
 export const NO_WORK: Work = {};

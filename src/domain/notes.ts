@@ -42,9 +42,32 @@ export interface ThreadState {
 }
 
 /** One line of the transcript (JSONL): every message and every usage record, in order. */
+/** What a run was, said once at its start in the transcript (the report's header and chart). */
+export interface RunStart {
+  type: "run";
+  run: number;
+  /** ISO time the run's session began. */
+  at: string;
+  threadKey: string;
+  repository: string;
+  branch: string;
+  /** The model's context window and the share of it at which compaction fires (tokens). */
+  window: number;
+  compactAt: number;
+}
+
 export type TranscriptEntry =
+  | RunStart
   | { type: "message"; run: number; message: unknown }
-  | { type: "usage"; run: number; turn: number; usage: Usage; cost: number };
+  | { type: "usage"; run: number; turn: number; usage: Usage; cost: number }
+  /** The request of turn `turn`: its estimated tokens and the context layers that fired for it. */
+  | { type: "context"; run: number; turn: number; tokens: number; fired: string[] }
+  /** A compaction before turn `turn`, with the handoff note that replaced the older history. */
+  | { type: "compaction"; run: number; turn: number; note: string }
+  /** How long a tool call took, by the call's id. */
+  | { type: "tool"; run: number; turn: number; callId: string; durationMs: number }
+  /** How the run ended. */
+  | { type: "end"; run: number; at: string; stopReason: string | null };
 
 export interface Notes {
   /** The handoff note (markdown, the compaction format); "" before the first compaction. */

@@ -109,7 +109,13 @@ export function renderProgress(state: ProgressState): string {
     state.todos === undefined || state.todos.length === 0
       ? undefined
       : checklist(state.todos, audience, state.phase !== "working"),
-    [totals, `[Workflow run](${state.runUrl})`].filter((part) => part !== undefined).join(" · "),
+    [
+      totals,
+      `[Workflow run](${state.runUrl})`,
+      state.reportUrl === undefined ? undefined : `[Run report](${state.reportUrl})`,
+    ]
+      .filter((part) => part !== undefined)
+      .join(" · "),
     state.thread === undefined || state.thread.runs < 2
       ? undefined
       : `All ${state.thread.runs} runs on this thread: ${formatTotals(state.thread)}`,

@@ -27,6 +27,8 @@ export type JobReport = FinalState & {
   branch?: string;
   /** Markdown of the harness's own after the facts (a CI repair's signature, class and proof). */
   section?: string;
+  /** A Mermaid chart of the context per request (report/mermaid.ts), which GitHub renders. */
+  chart?: string;
 };
 
 function escapeHtml(text: string): string {
@@ -59,6 +61,8 @@ function factsOf(report: JobReport): string {
   if (report.phase === "refused")
     facts.push(`Refused: ${quotedLine(report.reason, audience, SENTENCE_LIMIT)}`);
   if (report.totals !== undefined) facts.push(formatTotals(report.totals));
+  if (report.reportUrl !== undefined)
+    facts.push(`Run report: [the run's page](${report.reportUrl})`);
   return facts.map((fact) => `- ${fact}`).join("\n");
 }
 
@@ -69,6 +73,9 @@ export function renderJobSummary(report: JobReport): string {
     .addHeading(HEADLINES[report.phase], 2)
     .addRaw(`\n${factsOf(report)}\n`, true);
   if (report.section !== undefined) summary.addRaw(`\n${report.section}\n`, true);
+  if (report.chart !== undefined) {
+    summary.addHeading("Context per request", 3).addRaw(`\n${report.chart}\n`, true);
+  }
   const said =
     report.phase === "done" || report.phase === "stopped" || report.phase === "no-changes"
       ? report.summary

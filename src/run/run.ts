@@ -16,7 +16,8 @@ import type { RunState } from "../domain/run-state.ts";
 import { createCheckpoint } from "../store/checkpoint.ts";
 import type { Checkpoint } from "../store/checkpoint.ts";
 import { lastWords, threadTask } from "../store/transcript.ts";
-import type { Handed, RequestPort, RunEnds, Workspace } from "./ports.ts";
+import { DEFAULT_CONTEXT } from "../context/manager.ts";
+import type { Brief, Handed, RequestPort, RunEnds, Workspace } from "./ports.ts";
 
 /** What the steps have reached so far: whatever way the run ends, this is saved and reported. */
 interface Reached<W> {
@@ -93,6 +94,7 @@ async function work<W extends Workspace, O>(
       baseSha: workspace.baseSha,
     },
     start,
+    context: contextOf(brief.session.window),
     log,
   });
   reached.checkpoint = checkpoint;
@@ -118,6 +120,14 @@ async function work<W extends Workspace, O>(
 
   log.phase?.("delivery");
   return delivery.handOver(result, reached.state, workspace);
+}
+
+/** The window and compaction share the session runs with, as the transcript records them. */
+function contextOf(window: Brief["session"]["window"]): { window: number; compactAt: number } {
+  return {
+    window: window?.window ?? DEFAULT_CONTEXT.window,
+    compactAt: window?.compactAt ?? DEFAULT_CONTEXT.compactAt,
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { RunState } from "../domain/run-state.ts";
 import { describeError } from "../errors.ts";
 import { nextState, writeNotesFolder } from "./notes.ts";
 import type { RunFacts } from "./notes.ts";
-import type { Notes } from "../domain/notes.ts";
+import type { Notes, RunStart } from "../domain/notes.ts";
 import type { NotesStore } from "./store.ts";
 import { messagesFromEvents, transcriptLines } from "./transcript.ts";
 
@@ -35,6 +35,9 @@ export interface CheckpointOptions {
   place: RunPlace;
   /** The messages the run started from (system prompt, task). */
   start: readonly Message[];
+  /** The model's window and the share of it at which compaction fires, for the report's chart. */
+  context?: { window: number; compactAt: number };
+  now?: () => Date;
   log: { warning(message: string): void };
 }
 
@@ -72,7 +75,26 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
 
   let ledgers: Record<string, unknown> | undefined;
 
-  const build = (stopReason: StopReason | null, messages?: readonly Message[]): Notes => {
+  const now = options.now ?? (() => new Date());
+  const started = now().toISOString();
+  const runStart = (): RunStart | undefined =>
+    options.context === undefined
+      ? undefined
+      : {
+          type: "run",
+          run: attempt,
+          at: started,
+          threadKey: place.threadKey,
+          repository: place.repository,
+          branch: place.branch,
+          ...options.context,
+        };
+
+  const build = (
+    stopReason: StopReason | null,
+    messages?: readonly Message[],
+    ended = false,
+  ): Notes => {
     const state = nextState(restored?.state, {
       ...place,
       headSha,
@@ -85,7 +107,12 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     });
     const history = messages ?? messagesFromEvents(options.start, events);
     const transcript =
-      (restored?.transcript ?? "") + transcriptLines(attempt, history, run.perTurn);
+      (restored?.transcript ?? "") +
+      transcriptLines(attempt, history, run.perTurn, {
+        start: runStart(),
+        events,
+        end: ended ? { at: now().toISOString(), stopReason } : undefined,
+      });
     return { note: run.note ?? restored?.note ?? "", state, transcript };
   };
 
@@ -129,7 +156,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
       headSha = end.headSha ?? headSha;
       prNumber = end.prNumber ?? prNumber;
       ledgers = end.ledgers ?? ledgers;
-      return save(build(end.stopReason, end.messages));
+      return save(build(end.stopReason, end.messages, true));
     },
     current: () => build(null),
   };

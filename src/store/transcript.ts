@@ -6,7 +6,7 @@
 import type { LoopEvent } from "../domain/loop.ts";
 import type { Message } from "../domain/messages.ts";
 import type { TurnUsage } from "../domain/run-state.ts";
-import type { TranscriptEntry } from "../domain/notes.ts";
+import type { RunStart, TranscriptEntry } from "../domain/notes.ts";
 
 /** The first line of a cut transcript: JSON like the rest, so the file stays JSONL. */
 interface DroppedLine {
@@ -54,33 +54,65 @@ export function capTranscript(text: string, limit: number): string {
   return droppedLine(earlier + from) + kept.map((line) => `${line}\n`).join("");
 }
 
+/** What the report reads of a run besides its messages and usage (src/report/). */
+export interface RunRecord {
+  start?: RunStart;
+  /** The loop's events: the context each request was sent with, compactions, tool timings. */
+  events?: readonly LoopEvent[];
+  end?: { at: string; stopReason: string | null };
+}
+
 /**
- * A run's part of the transcript, as JSONL: its messages in order, each turn's usage just before
- * the assistant message that turn produced (the loop adds one per turn). `run` is the thread's run
- * number (the state's `attempts` once this run is saved).
+ * A run's part of the transcript, as JSONL: its start (window, thread), its messages in order,
+ * each turn's context (tokens sent, layers fired), compaction and usage just before the assistant
+ * message that turn produced (the loop adds one per turn), each tool result's duration after it,
+ * and how it ended. `run` is the thread's run number (the state's `attempts` once this run is saved).
  */
 export function transcriptLines(
   run: number,
   messages: readonly Message[],
   usage: readonly TurnUsage[],
+  record: RunRecord = {},
 ): string {
-  const byTurn = new Map(usage.map((record) => [record.turn, record]));
-  const entries: TranscriptEntry[] = [];
+  const byTurn = new Map(usage.map((one) => [one.turn, one]));
+  const events = record.events ?? [];
+  const contexts = new Map<number, TranscriptEntry>();
+  const compactions = new Map<number, TranscriptEntry>();
+  const durations = new Map<string, TranscriptEntry>();
+  for (const event of events) {
+    if (event.type === "context") {
+      const { turn, tokens, fired } = event;
+      contexts.set(turn, { type: "context", run, turn, tokens, fired: [...fired] });
+    } else if (event.type === "compaction") {
+      const { turn } = event;
+      compactions.set(turn, { type: "compaction", run, turn, note: event.compaction.note });
+    } else if (event.type === "tool_end") {
+      const { turn, durationMs } = event;
+      durations.set(event.call.id, { type: "tool", run, turn, callId: event.call.id, durationMs });
+    }
+  }
+  const entries: TranscriptEntry[] = record.start === undefined ? [] : [record.start];
   let turn = 0;
   for (const message of messages) {
     if (message.role === "assistant") {
       turn += 1;
-      const record = byTurn.get(turn);
-      if (record) {
-        entries.push({ type: "usage", run, turn, usage: record.usage, cost: record.cost });
+      for (const extra of [compactions.get(turn), contexts.get(turn)]) {
+        if (extra !== undefined) entries.push(extra);
+      }
+      const one = byTurn.get(turn);
+      if (one) {
+        entries.push({ type: "usage", run, turn, usage: one.usage, cost: one.cost });
         byTurn.delete(turn);
       }
     }
     entries.push({ type: "message", run, message });
+    const timed = message.role === "tool" ? durations.get(message.toolCallId) : undefined;
+    if (timed !== undefined) entries.push(timed);
   }
   // Usage whose answer is not in `messages` (a checkpoint taken mid-turn) still counts.
-  for (const record of byTurn.values())
-    entries.push({ type: "usage", run, turn: record.turn, usage: record.usage, cost: record.cost });
+  for (const one of byTurn.values())
+    entries.push({ type: "usage", run, turn: one.turn, usage: one.usage, cost: one.cost });
+  if (record.end !== undefined) entries.push({ type: "end", run, ...record.end });
   return entries.map((entry) => `${JSON.stringify(entry)}\n`).join("");
 }
 

@@ -56,6 +56,53 @@ describe("transcriptLines", () => {
     ]);
   });
 
+  test("with the run's record: its start first, each turn's compaction and context before its usage, tool timings after results, the end last", () => {
+    const start = {
+      type: "run",
+      run: 2,
+      at: "2026-12-03T10:00:00.000Z",
+      threadKey: "issue-1",
+      repository: "o/r",
+      branch: "pitcrew/issue-1",
+      window: 32_000,
+      compactAt: 0.85,
+    } as const;
+    const events: LoopEvent[] = [
+      { type: "context", turn: 1, tokens: 900, fired: [] },
+      {
+        type: "tool_end",
+        turn: 1,
+        call,
+        outcome: { content: "1 failing", isError: true },
+        durationMs: 1500,
+      },
+      { type: "compaction", turn: 2, compaction: { note: "## Goal\nfix it", from: 2 } },
+      { type: "context", turn: 2, tokens: 400, fired: ["compact"] },
+    ];
+    const lines = parse(
+      transcriptLines(2, HISTORY, USAGE, {
+        start,
+        events,
+        end: { at: "2026-12-03T10:05:00.000Z", stopReason: "done" },
+      }),
+    );
+    assert.deepEqual(lines, [
+      start,
+      { type: "message", run: 2, message: HISTORY[0] },
+      { type: "message", run: 2, message: HISTORY[1] },
+      { type: "context", run: 2, turn: 1, tokens: 900, fired: [] },
+      { type: "usage", run: 2, turn: 1, usage: usage(100), cost: 0.001 },
+      { type: "message", run: 2, message: HISTORY[2] },
+      { type: "message", run: 2, message: HISTORY[3] },
+      { type: "tool", run: 2, turn: 1, callId: call.id, durationMs: 1500 },
+      { type: "compaction", run: 2, turn: 2, note: "## Goal\nfix it" },
+      { type: "context", run: 2, turn: 2, tokens: 400, fired: ["compact"] },
+      { type: "usage", run: 2, turn: 2, usage: usage(200), cost: 0.002 },
+      { type: "message", run: 2, message: HISTORY[4] },
+      { type: "end", run: 2, at: "2026-12-03T10:05:00.000Z", stopReason: "done" },
+    ]);
+  });
+
   test("only turn, usage and cost of a usage event are kept; usage without its answer still counts", () => {
     const event = { ...USAGE[0]!, type: "usage", totalUsage: usage(999), totalCost: 9 } as const;
     const lines = parse(transcriptLines(1, START, [event]));

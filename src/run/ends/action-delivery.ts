@@ -15,7 +15,8 @@ import type { DeliverOptions } from "../../github/deliver.ts";
 import { createProgressComment } from "../../github/progress.ts";
 import { setOutputs, writeJobSummary } from "../../github/report.ts";
 import { withholdSecrets } from "../../git/secret-scan.ts";
-import type { DeliveryPort } from "../ports.ts";
+import { contextMermaid } from "../../report/mermaid.ts";
+import type { DeliveryPort, RunRecord } from "../ports.ts";
 import type { ThreadWorkspace } from "./action-workspace.ts";
 
 /** How a run on a thread ended, and its branch once pushed (an output even if the PR failed). */
@@ -43,6 +44,8 @@ export type ThreadDeliveryOptions = Pick<
   ) => Promise<Pick<DeliverOptions, "section" | "draft" | "title">>;
   /** The job summary's section of the harness's own, read when the report is written. */
   summarySection?: () => string | undefined;
+  /** Uploads the run's page once the notes are saved (action-report.ts): its URL, if it went up. */
+  publishReport?: (record: RunRecord, pullUrl?: string) => Promise<string | undefined>;
 };
 
 export function threadDelivery(
@@ -103,17 +106,27 @@ export function threadDelivery(
         headSha: null,
         prNumber: null,
       }),
-    report: async ({ ending, branch }, { state, notes }) => {
+    report: async ({ ending, branch }, record) => {
+      const { state, notes } = record;
+      const pull = "pull" in ending ? ending.pull : undefined;
+      const reportUrl = await options.publishReport?.(record, pull?.url);
       const final = {
         ...frame,
         todos: state.todos,
         totals: state.totals,
         thread: notes?.state.cumulative,
+        reportUrl,
         ...ending,
       };
       await comment.finish(final);
       await writeJobSummary(
-        { ...final, tally: state.tally, branch, section: options.summarySection?.() },
+        {
+          ...final,
+          tally: state.tally,
+          branch,
+          section: options.summarySection?.(),
+          chart: notes === undefined ? undefined : contextMermaid(notes.transcript),
+        },
         log,
         withhold,
       );
