@@ -36,6 +36,12 @@ describe("the run's page", needsBwrap(), () => {
     assert.match(page, /^<!doctype html>/i);
     assert.match(page, /http-equiv="Content-Security-Policy"/);
     assert.match(page, /Make add\(\) add/);
+    // The final diff of the thread's branch, as its pull request shows it.
+    assert.match(
+      page,
+      /<details class="file" id="diff-0"[^>]*><summary><code>calc\.js<\/code> <span class="add">\+1<\/span>/,
+    );
+    assert.match(page, /<p class="diffstat">/);
     for (const secret of [API_KEY, GITHUB_TOKEN])
       assert.ok(!page.includes(secret), "no secret in the page");
 
