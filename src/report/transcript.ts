@@ -6,6 +6,7 @@
  */
 import type { ToolCall } from "../domain/messages.ts";
 import type { Usage } from "../domain/usage.ts";
+import type { RunStart } from "../domain/notes.ts";
 
 /** One call of a turn and what came back; `call` is a stand-in when only the result survived. */
 export interface CallView {
@@ -34,14 +35,7 @@ export interface TurnView {
 
 export interface RunView {
   run: number;
-  start?: {
-    at: string;
-    threadKey: string;
-    repository: string;
-    branch: string;
-    window: number;
-    compactAt: number;
-  };
+  start?: Omit<RunStart, "type" | "run">;
   end?: { at: string; stopReason: string | null };
   /** System prompts and the user messages before the first answer. */
   system: string[];
