@@ -84,6 +84,24 @@ async function download(url: string): Promise<Response> {
   return fetch(url, { redirect: "follow" });
 }
 
+/**
+ * Every job listed under attempt `attempt` of a run, all pages (`/attempts/{n}/jobs`: the plain
+ * jobs list shows only the latest attempt). CI repair keeps the failed ones, triage all of them.
+ */
+export function jobsOfAttempt(
+  octokit: ReturnType<typeof createOctokit>,
+  where: { owner: string; repo: string },
+  runId: number,
+  attempt: number,
+) {
+  return octokit.paginate(octokit.rest.actions.listJobsForWorkflowRunAttempt, {
+    ...where,
+    run_id: runId,
+    attempt_number: attempt,
+    per_page: PAGE,
+  });
+}
+
 export function createCiApi(options: GitHubApiOptions): CiApi {
   const { owner, repo } = options;
   const octokit = createOctokit(options);
@@ -160,13 +178,7 @@ export function createCiApi(options: GitHubApiOptions): CiApi {
       call(
         `list the jobs of run ${runId} attempt ${attempt}`,
         async () => {
-          const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRunAttempt, {
-            owner,
-            repo,
-            run_id: runId,
-            attempt_number: attempt,
-            per_page: PAGE,
-          });
+          const jobs = await jobsOfAttempt(octokit, { owner, repo }, runId, attempt);
           return jobs
             .filter((job) => job.conclusion !== null && FAILED.has(job.conclusion))
             .map((job) => ({

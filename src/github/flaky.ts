@@ -6,6 +6,7 @@
  * Effects only; finding the flakes in the history is flaky/'s.
  */
 import type { GitHubApiOptions } from "./client.ts";
+import { jobsOfAttempt } from "./ci.ts";
 import { createOctokit, namedCalls } from "./client.ts";
 
 /** One run of a workflow, as the runs list shows it (its latest attempt). */
@@ -166,13 +167,7 @@ export function createFlakyApi(options: GitHubApiOptions): FlakyApi {
       call(
         `list the jobs of run ${runId} attempt ${attempt}`,
         async () => {
-          const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRunAttempt, {
-            owner,
-            repo,
-            run_id: runId,
-            attempt_number: attempt,
-            per_page: PAGE,
-          });
+          const jobs = await jobsOfAttempt(octokit, { owner, repo }, runId, attempt);
           return jobs.map((job) => ({
             id: job.id,
             name: job.name,

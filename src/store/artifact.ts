@@ -21,7 +21,7 @@ import {
   readNotesText,
 } from "./notes.ts";
 import type { NotesText } from "./notes.ts";
-import { SAVED_FILES, SEAL_MISMATCH, mismatch, packNotes } from "./pack.ts";
+import { SAVED_FILES, SEAL_MISMATCH, packNotes, restoredNotes } from "./pack.ts";
 import { MAX_RUNS_CHECKED, runChecker, workflowPathOf } from "./provenance.ts";
 import { SEAL_CAP, SEAL_FILE, sealKey, sealMatches } from "./seal.ts";
 import { notesName, type NotesStore, type Restored } from "./store.ts";
@@ -235,15 +235,7 @@ export function createArtifactStore(options: ArtifactStoreOptions): NotesStore {
           reason: `the notes in ${from} are unusable (${describeError(error)})`,
         };
       }
-      const wrong = mismatch(notes, threadKey, repository);
-      if (wrong !== undefined) {
-        return {
-          found: false,
-          damaged: true,
-          reason: `the notes in ${from} were not used: ${wrong}`,
-        };
-      }
-      return { found: true, notes, from };
+      return restoredNotes(notes, { threadKey, repository, from });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

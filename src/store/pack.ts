@@ -8,6 +8,7 @@ import type { Notes } from "../domain/notes.ts";
 import { NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE, notesText } from "./notes.ts";
 import { scrubNotes } from "./scrub.ts";
 import { SEAL_FILE, seal } from "./seal.ts";
+import type { Restored } from "./store.ts";
 
 /** The files of one save, in the order an artifact lists them. */
 export const SAVED_FILES = [NOTE_FILE, STATE_FILE, TRANSCRIPT_FILE, SEAL_FILE] as const;
@@ -41,14 +42,22 @@ export function packNotes(notes: Notes, key: Buffer, secrets: readonly string[])
   };
 }
 
-/** Why restored notes may not be used here, or undefined when they may. */
-export function mismatch(notes: Notes, threadKey: string, repository: string): string | undefined {
+/**
+ * Sealed notes as restored from `from`: found, unless they belong to another thread or
+ * repository (damaged, with why).
+ */
+export function restoredNotes(
+  notes: Notes,
+  where: { threadKey: string; repository: string; from: string },
+): Restored {
   const { state } = notes;
-  if (state.repository.toLowerCase() !== repository.toLowerCase()) {
-    return `they belong to the repository ${state.repository}, not ${repository}`;
-  }
-  if (state.threadKey !== threadKey) {
-    return `they belong to the thread ${state.threadKey}, not ${threadKey}`;
-  }
-  return undefined;
+  const { threadKey, repository, from } = where;
+  const wrong =
+    state.repository.toLowerCase() !== repository.toLowerCase()
+      ? `they belong to the repository ${state.repository}, not ${repository}`
+      : state.threadKey !== threadKey
+        ? `they belong to the thread ${state.threadKey}, not ${threadKey}`
+        : undefined;
+  if (wrong === undefined) return { found: true, notes, from };
+  return { found: false, damaged: true, reason: `the notes in ${from} were not used: ${wrong}` };
 }

@@ -24,7 +24,7 @@ import {
   notesInvalid,
 } from "./notes.ts";
 import type { NotesText } from "./notes.ts";
-import { SAVED_FILES, SEAL_MISMATCH, mismatch, packNotes } from "./pack.ts";
+import { SAVED_FILES, SEAL_MISMATCH, packNotes, restoredNotes } from "./pack.ts";
 import type { SavedFile } from "./pack.ts";
 import { MAX_RUNS_CHECKED, runChecker, workflowPathOf } from "./provenance.ts";
 import { SEAL_CAP, SEAL_FILE, sealKey, sealMatches } from "./seal.ts";
@@ -258,15 +258,7 @@ export function createRefStore(options: RefStoreOptions): NotesStore {
           : `${from} could not be read (${describeError(error)})`,
       };
     }
-    const wrong = mismatch(notes, threadKey, repository);
-    if (wrong !== undefined) {
-      return {
-        found: false,
-        damaged: true,
-        reason: `the notes in ${from} were not used: ${wrong}`,
-      };
-    }
-    return { found: true, notes, from };
+    return restoredNotes(notes, { threadKey, repository, from });
   }
 
   /** One commit, newest first: skipped (`ignored`) unless its run and its seal are ours. */

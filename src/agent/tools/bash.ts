@@ -15,6 +15,7 @@ import { INLINE_MAX_CHARS, capped, toSpill } from "../../context/cap.ts";
 import type { Spilled, SpillPort } from "../../context/cap.ts";
 import { formatDuration } from "./format.ts";
 import { defineTool, failure } from "./tool.ts";
+import type { ToolContext } from "./tool.ts";
 import type { CommandEnd, ToolOutcome } from "../../domain/tools.ts";
 import { notStarted } from "../../sandbox/not-started.ts";
 
@@ -119,6 +120,40 @@ function tail(text: string): string {
 const TAIL_LINES = 40;
 const TAIL_CHARS = 4000;
 
+/**
+ * A command line run with `bash -c` in the sandbox at the repository root, or the tool's error
+ * when it could not start there (the wrapper's own "execvp" complaint is not the command's exit).
+ */
+export async function runLine(
+  context: ToolContext,
+  command: string,
+  timeoutMs: number,
+): Promise<{ ok: true; result: RunResult } | { ok: false; outcome: ToolOutcome }> {
+  let result: RunResult;
+  try {
+    result = await context.sandbox.run({
+      // No cwd: the sandbox starts every command at the workspace, the repository root.
+      argv: ["bash", "-c", command],
+      timeoutMs,
+      signal: context.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof PitcrewError)) throw error;
+    const outcome = failure(
+      `The command could not be started, so it did not run: ${describeError(error)}`,
+    );
+    return { ok: false, outcome };
+  }
+  const unstarted = notStarted(result);
+  if (unstarted !== undefined) {
+    const outcome = failure(
+      `The sandbox could not start the command, so it did not run: ${unstarted}`,
+    );
+    return { ok: false, outcome };
+  }
+  return { ok: true, result };
+}
+
 export const bashTool = defineTool({
   name: "bash",
   description: [
@@ -141,24 +176,9 @@ export const bashTool = defineTool({
     const asked = args.timeout_ms;
     const clamped = asked !== undefined && asked > BASH_MAX_TIMEOUT_MS;
     const timeoutMs = clamped ? BASH_MAX_TIMEOUT_MS : (asked ?? context.sandbox.policy.timeoutMs);
-    let result: RunResult;
-    try {
-      result = await context.sandbox.run({
-        // No cwd: the sandbox starts every command at the workspace, the repository root.
-        argv: ["bash", "-c", args.command],
-        timeoutMs,
-        signal: context.signal,
-      });
-    } catch (error) {
-      if (!(error instanceof PitcrewError)) throw error;
-      return failure(
-        `The command could not be started, so it did not run: ${describeError(error)}`,
-      );
-    }
-    const unstarted = notStarted(result);
-    if (unstarted !== undefined) {
-      return failure(`The sandbox could not start the command, so it did not run: ${unstarted}`);
-    }
+    const ran = await runLine(context, args.command, timeoutMs);
+    if (!ran.ok) return ran.outcome;
+    const result = ran.result;
     const text = formatRun(result, timeoutMs, clamped ? asked : undefined);
     return {
       content: limitResult(text, result, (whole) =>

@@ -5,12 +5,10 @@
  * workspace's changes when it ran, which ties a green batch to the code that is delivered.
  */
 import { z } from "zod";
-import { PitcrewError, describeError } from "../../errors.ts";
 import type { RerunBatch } from "../../domain/flaky.ts";
 import type { ToolOutcome } from "../../domain/tools.ts";
 import { rerunWords } from "../../stats/confidence.ts";
-import { notStarted } from "../../sandbox/not-started.ts";
-import { BASH_MAX_TIMEOUT_MS } from "./bash.ts";
+import { BASH_MAX_TIMEOUT_MS, runLine } from "./bash.ts";
 import { defineTool, failure } from "./tool.ts";
 import type { AnyTool } from "./tool.ts";
 
@@ -91,21 +89,9 @@ export function rerunTool(options: RerunToolOptions): AnyTool {
       let firstFailure: string | undefined;
       const exits = new Map<string, number>();
       while (runs < wanted && now() - started < RERUN_BATCH_MS && !context.signal?.aborted) {
-        let result;
-        try {
-          result = await context.sandbox.run({
-            argv: ["bash", "-c", args.command],
-            timeoutMs,
-            signal: context.signal,
-          });
-        } catch (error) {
-          if (!(error instanceof PitcrewError)) throw error;
-          return failure(`The command could not be started: ${describeError(error)}`);
-        }
-        const unstarted = notStarted(result);
-        if (unstarted !== undefined) {
-          return failure(`The sandbox could not start the command: ${unstarted}`);
-        }
+        const ran = await runLine(context, args.command, timeoutMs);
+        if (!ran.ok) return ran.outcome;
+        const { result } = ran;
         if (result.cancelled) break;
         runs++;
         const exit = result.timedOut ? "timeout" : String(result.exitCode ?? result.signal);
