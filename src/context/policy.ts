@@ -13,7 +13,7 @@ import type { Message } from "../domain/messages.ts";
 import type { Usage } from "../domain/usage.ts";
 import { ContextManager } from "./manager.ts";
 import type { Compactor, ContextSettings, Prepared } from "./manager.ts";
-import { WHOLE_REMINDER, reminderMessage, sameTodos } from "./reminder.ts";
+import { WHOLE_REMINDER, reminderMessage, reminderNews, sameTodos } from "./reminder.ts";
 import type { ReminderFacts } from "./reminder.ts";
 import { TokenLedger, estimateMessage } from "./tokens.ts";
 
@@ -27,6 +27,8 @@ export interface RequestView {
   tokens: number;
   /** The handoff note this view was built on, when it compacted to build it. */
   compaction: Compaction | null;
+  /** The reminder that ends `messages`, or null when it had nothing to say. */
+  reminder: Message | null;
 }
 
 export interface ContextPolicy {
@@ -72,21 +74,34 @@ export function layeredPolicy(options: LayeredPolicyOptions = {}): ContextPolicy
     cut.todos = true;
   };
   let lastTodos: ReminderFacts["todos"] = [];
+  // The time the last reminder said; the session's first facts stand for its start.
+  let timeSaid: Date | null = null;
   return {
     async view(history, summarize) {
       const facts = options.reminder ? await options.reminder() : null;
       if (facts && !sameTodos(facts.todos, lastTodos)) cut.todos = false;
       lastTodos = facts?.todos ?? [];
+      timeSaid ??= facts?.now ?? null;
+      const show = { ...cut };
+      const news = facts !== null && timeSaid !== null && reminderNews(facts, show, timeSaid);
       const prepared = await manager.prepare(history, {
         reminder: facts
-          ? (rebased) => reminderMessage(facts, rebased ? WHOLE_REMINDER : { ...cut })
+          ? (rebased) =>
+              rebased
+                ? reminderMessage(facts, WHOLE_REMINDER)
+                : news
+                  ? reminderMessage(facts, show)
+                  : null
           : undefined,
         compactor: summarize,
       });
-      if (prepared.fired.includes("compact") || prepared.fired.includes("drop")) rebase();
+      const rebased = prepared.fired.includes("compact") || prepared.fired.includes("drop");
+      if (facts && (news || rebased)) timeSaid = facts.now;
+      if (rebased) rebase();
       return {
         ...prepared,
         compaction: prepared.fired.includes("compact") ? manager.compaction : null,
+        reminder: facts && (news || rebased) ? (prepared.messages.at(-1) ?? null) : null,
       };
     },
     record(usage) {

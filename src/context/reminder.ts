@@ -8,7 +8,8 @@
  * read.
  *
  * A reminder is never cached (the next request puts the model's answer where it stood), so it
- * says only what the model cannot see elsewhere in the request. The branch is named in the start
+ * says only what the model cannot see elsewhere in the request, and a request whose reminder
+ * would say nothing new ends without one (`reminderNews`). The branch is named in the start
  * messages and the todo list in the model's own latest `todo_write` call; the reminder names them
  * only once a compaction or a drop has cut those messages out of the view (`ReminderOptions`).
  */
@@ -41,6 +42,28 @@ const MARK: Record<Todo["status"], string> = {
   in_progress: "[~]",
   pending: "[ ]",
 };
+
+/**
+ * How far the clock moves before a reminder with nothing else to say is sent for the time alone.
+ * The run's start needs no saying, so a session shorter than this that changes no file outside
+ * its own writes sends no reminder at all: its requests cost what they would without the layers.
+ */
+export const TIME_STEP_MS = 5 * 60_000;
+
+/**
+ * Whether a reminder would tell the model anything: files changed outside its own writes, a
+ * nested repository, the branch or the list the view no longer shows, or a time at least
+ * TIME_STEP_MS after `timeSaid` (the time the last reminder said, or the session's first).
+ */
+export function reminderNews(facts: ReminderFacts, show: ReminderOptions, timeSaid: Date): boolean {
+  return (
+    facts.changedFiles.length > 0 ||
+    (facts.nestedRepositories ?? []).length > 0 ||
+    (show.branch && facts.branch !== null) ||
+    (show.todos && facts.todos.length > 0) ||
+    facts.now.getTime() - timeSaid.getTime() >= TIME_STEP_MS
+  );
+}
 
 /** The time to the minute: the model plans against its time budget, not seconds. */
 function minute(now: Date): string {

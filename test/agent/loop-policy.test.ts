@@ -94,6 +94,7 @@ function recordingPolicy(compactInView?: number): Recording {
         fired: compaction ? ["compact"] : [],
         tokens: 42,
         compaction,
+        reminder: null,
       };
       views.push(view);
       return view;

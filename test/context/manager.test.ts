@@ -8,7 +8,9 @@ import { describe, test } from "node:test";
 import type { Message } from "../../src/domain/messages.ts";
 import { HEAD, bashRound, estimate } from "../support/history.ts";
 import { HANDOFF_REQUEST, keepFrom } from "../../src/context/compact.ts";
-import { ContextManager } from "../../src/context/manager.ts";
+import { ContextManager, DEFAULT_CONTEXT } from "../../src/context/manager.ts";
+
+const { compactAt, keepAfterCompaction } = DEFAULT_CONTEXT;
 
 /** A small window whose answer room is 5% (the default's 1,024-token floor would dwarf it). */
 const small = (window: number): { window: number; outputReserve: number } => ({
@@ -71,14 +73,14 @@ describe("ContextManager", () => {
     const kept = prepared.messages.slice(2);
     assert.ok(kept.length >= 2 && kept[0]?.role === "assistant", "the newest whole rounds");
     assert.ok(
-      kept.reduce((sum, message) => sum + estimate(message), 0) <= 4200 * 0.35,
+      kept.reduce((sum, message) => sum + estimate(message), 0) <= 4200 * keepAfterCompaction,
       "within the share kept after a compaction",
     );
   });
 
   test("compact() on demand (a too-long rejection), then dropOldest halves the view", async () => {
     const manager = new ContextManager({ estimate, settings: { window: 10_000 } });
-    // Results under 600 characters, never stubbed: 40 rounds pass the 35% a compaction keeps.
+    // Results under 600 characters, never stubbed: 40 rounds pass the share a compaction keeps.
     const history = [...HEAD, ...Array.from({ length: 40 }, (_, n) => round(n + 1, 500)).flat()];
     await manager.compact(history, () => Promise.resolve("note"));
     assert.ok(manager.compaction !== null && manager.compaction.from > HEAD.length);
@@ -98,7 +100,7 @@ describe("the reminder in the budget", () => {
     // Results under 600 characters: nothing to stub, and clearing them would gain too little.
     const history = [...HEAD, ...Array.from({ length: 10 }, (_, n) => round(n + 1, 400)).flat()];
     const total = history.reduce((sum, message) => sum + estimate(message), 0);
-    const window = Math.ceil((total + 5) / 0.85);
+    const window = Math.ceil((total + 5) / compactAt);
     const alone = await new ContextManager({ estimate, settings: small(window) }).prepare(history, {
       compactor: () => Promise.reject(new Error("no compaction without the reminder")),
     });
@@ -145,8 +147,8 @@ describe("the reminder's form", () => {
     const history = [...HEAD, ...Array.from({ length: 4 }, (_, n) => round(n + 1, 400)).flat()];
     const total = history.reduce((sum, message) => sum + estimate(message), 0);
     // The history and the short form fit under the threshold; with the larger form they would not.
-    const window = Math.ceil((total + estimate(short) + 5) / 0.85);
-    assert.ok(total + estimate(whole) > window * 0.85);
+    const window = Math.ceil((total + estimate(short) + 5) / compactAt);
+    assert.ok(total + estimate(whole) > window * compactAt);
     const manager = new ContextManager({ estimate, settings: small(window) });
     const prepared = await manager.prepare(history, {
       reminder: (rebased) => (rebased ? whole : short),
@@ -174,7 +176,10 @@ describe("the tail a compaction keeps", () => {
     // 35% of 20,000 is 7,000 tokens: as sent, every round but the newest is a stub, so all fit.
     assert.equal(compaction.from, 1, `${keptRounds} rounds kept: all after the system prompt`);
     const after = await manager.prepare(history);
-    assert.ok(after.tokens <= 20_000 * 0.35 + 200, `${after.tokens} tokens after the compaction`);
+    assert.ok(
+      after.tokens <= 20_000 * keepAfterCompaction + 200,
+      `${after.tokens} tokens after the compaction`,
+    );
   });
 });
 

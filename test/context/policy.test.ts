@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { layeredPolicy } from "../../src/context/policy.ts";
+import { DEFAULT_CONTEXT } from "../../src/context/manager.ts";
 import type { ReminderFacts } from "../../src/context/reminder.ts";
 import { WHOLE_REMINDER, reminderText } from "../../src/context/reminder.ts";
 import type { Message } from "../../src/domain/messages.ts";
@@ -57,14 +58,48 @@ describe("layeredPolicy", () => {
     assert.equal(view.compaction, null);
   });
 
+  test("a reminder is sent only with news: files changed, or the clock five minutes on from the last time said", async () => {
+    let facts: ReminderFacts = { ...FACTS, changedFiles: [] };
+    const at = (minutes: number, changedFiles: string[] = []): void => {
+      facts = { ...FACTS, now: new Date(FACTS.now.getTime() + minutes * 60_000), changedFiles };
+    };
+    const policy = layeredPolicy({ reminder: () => Promise.resolve(facts) });
+    const ends = async (): Promise<string | null> => {
+      const view = await policy.view(history, noNote);
+      assert.equal(view.reminder, view.reminder === null ? null : view.messages.at(-1));
+      if (view.reminder === null) assert.deepEqual(view.messages, history, "the view alone");
+      return view.reminder?.content ?? null;
+    };
+    assert.equal(await ends(), null, "the start needs no saying");
+    at(4);
+    assert.equal(await ends(), null, "four minutes on, nothing else: nothing to say");
+    at(5);
+    assert.match((await ends()) ?? "", /^<reminder>\ntime: 2026-01-15T09:05Z\n<\/reminder>$/);
+    at(7, ["src/parser.ts"]);
+    assert.match(
+      (await ends()) ?? "",
+      /time: 2026-01-15T09:07Z\nthese files changed[^\n]*\n- src\/parser\.ts/,
+    );
+    at(11);
+    assert.equal(await ends(), null, "the time was said at 09:07");
+    at(12);
+    assert.match((await ends()) ?? "", /time: 2026-01-15T09:12Z/);
+    facts = { ...facts, nestedRepositories: ["vendor/lib"] };
+    assert.match((await ends()) ?? "", /push-blocked-nested-repository: vendor\/lib\//);
+  });
+
   test("the reminder counts: a history just under the threshold plus the reminder crosses it, and the layers fire", async () => {
     // The request's estimate without a reminder, with no threshold near.
     const probe = await layeredPolicy({ settings: { window: 10_000_000 } }).view(history, noNote);
     assert.deepEqual(probe.fired, []);
     // A window whose threshold (85%) the history alone stays just under.
-    const window = Math.ceil((probe.tokens + 10) / 0.85);
+    const window = Math.ceil((probe.tokens + 10) / DEFAULT_CONTEXT.compactAt);
     const alone = await layeredPolicy({ settings: small(window) }).view(history, noNote);
-    assert.deepEqual(alone.fired, [], `${alone.tokens} tokens of ${window * 0.85}`);
+    assert.deepEqual(
+      alone.fired,
+      [],
+      `${alone.tokens} tokens of ${window * DEFAULT_CONTEXT.compactAt}`,
+    );
 
     const notes: Message[][] = [];
     const withReminder = layeredPolicy({ settings: small(window), reminder: facts });

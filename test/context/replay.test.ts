@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import type { Message } from "../../src/domain/messages.ts";
+import { HEAD, bashRound } from "../support/history.ts";
 import { contextCommand, loadSession } from "../../src/commands/context.ts";
 import { PitcrewError } from "../../src/errors.ts";
 import { toolDefinitions } from "../../src/agent/tools/index.ts";
@@ -327,7 +328,7 @@ const MINI: unknown[] = [
 ];
 
 describe("the pitcrew policy in replay is the one the loop runs", () => {
-  test("every request ends with the reminder the live policy makes of a real run's facts, never stored", async () => {
+  test("a request ends with the reminder the live policy makes of a real run's facts when it has news, never stored", async () => {
     // The facts are a real run's: whole (after a compaction), their reminder is 150–300 tokens.
     const facts = replayReminder();
     const sizes: number[] = [];
@@ -339,30 +340,45 @@ describe("the pitcrew policy in replay is the one the loop runs", () => {
       `${Math.min(...sizes)}–${Math.max(...sizes)}`,
     );
 
-    const views: Message[][] = [];
+    const views: { messages: Message[]; reminder?: Message }[] = [];
     const policy = pitcrewPolicy({ window: 128_000, tools: [] });
     const recording: ReplayPolicy = {
       name: policy.name,
       async view(history, window) {
         const view = await policy.view(history, window);
-        views.push(view.messages);
+        views.push(view);
         return view;
       },
       record: (tokens) => policy.record?.(tokens),
     };
-    const replay = await replaySession(session(TOY), recording, 128_000);
-    assert.equal(views.length, 4);
-    for (const view of views) assert.match(view.at(-1)?.content ?? "", /^<reminder>\ntime: /);
-    assert.ok(TOY.every((message) => !message.content.startsWith("<reminder>")));
-    // The reminder is sent: each request is larger than its view of the history alone.
-    const counter = new TokenCounter();
-    for (const [index, record] of replay.records.entries()) {
-      const view = views[index] ?? [];
-      const historyPart = view.slice(0, -1).reduce((sum, m) => sum + counter.segment(m).tokens, 0);
-      // Not compacted: the time, and the files a command changed (no branch, no list).
-      assert.ok(record.tokens - historyPart >= 15, `request ${index + 1}`);
-      assert.doesNotMatch(view.at(-1)?.content ?? "", /branch|todo list/);
+    // Twelve requests: a minute apart, two files changed by a command before the 8th.
+    const history = [...HEAD, ...Array.from({ length: 12 }, (_, n) => bashRound(n, "ok")).flat()];
+    const replay = await replaySession(session(history), recording, 128_000);
+    assert.equal(views.length, 12);
+    const news = views.flatMap((view, index) => (view.reminder ? [index + 1] : []));
+    assert.deepEqual(news, [6, 8], "the time five minutes on, then the changed files");
+    for (const view of views) {
+      if (view.reminder) assert.equal(view.messages.at(-1), view.reminder);
+      else assert.doesNotMatch(view.messages.at(-1)?.content ?? "", /^<reminder>/);
     }
+    assert.match(
+      views[5]?.reminder?.content ?? "",
+      /^<reminder>\ntime: 2026-01-15T09:05Z\n<\/reminder>$/,
+    );
+    assert.match(
+      views[7]?.reminder?.content ?? "",
+      /these files changed[^\n]*\n- src\/module\/core\.py/,
+    );
+    assert.ok(history.every((message) => !message.content.startsWith("<reminder>")));
+    // The reminder's tokens are counted where one was sent, and only there.
+    const counter = new TokenCounter();
+    const sent = views.reduce(
+      (sum, view) => sum + (view.reminder ? counter.segment(view.reminder).tokens : 0),
+      0,
+    );
+    assert.ok(sent >= 2 * 15, `${sent} tokens`);
+    assert.equal(replay.policy.reminderTokens, sent);
+    for (const view of views) assert.doesNotMatch(view.reminder?.content ?? "", /branch|todo list/);
   });
 
   test("the harness reports each request's tokens to the policy, as the API does to the loop", async () => {

@@ -34,7 +34,7 @@ export function pitcrewPolicy(setup: PolicySetup): ReplayPolicy {
         messages: view.messages,
         compacted: view.compaction !== null,
         summaryRequest,
-        reminder: view.messages.at(-1),
+        reminder: view.reminder ?? undefined,
       };
     },
     record(promptTokens) {
