@@ -146,6 +146,8 @@ export function formatReport(report: ReplayReport, elapsedMs: number): string {
       COLUMNS.map((column) => column.value(report.total)),
     ),
     "",
+    formatUncached(report.total),
+    "",
     ...formatDistribution(report),
     "",
     `${report.files.length} file${report.files.length === 1 ? "" : "s"}, ${report.total.requests} requests replayed in ${(elapsedMs / 1000).toFixed(1)} s`,
@@ -166,8 +168,20 @@ const SPREAD_ROWS: {
   { title: "cost@0.1", figure: "cost_ratio_r01", format: (v) => v.toFixed(3) },
   { title: "cost@0.25", figure: "cost_ratio_r025", format: (v) => v.toFixed(3) },
   { title: "cost@0.1, layers", figure: "layers_cost_ratio_r01", format: (v) => v.toFixed(3) },
+  { title: "edits (% of sent)", figure: "uncached_edits", format: (v) => (v * 100).toFixed(1) },
   { title: "over", figure: "over_window", format: (v) => String(Math.round(v)) },
 ];
+
+const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+/**
+ * What was sent uncached and why, pooled: the new messages no policy can have cached, the
+ * provider's rounding, the reminders, and what the layers' edits made the provider read again.
+ */
+function formatUncached(total: ReplayStats): string {
+  const { uncached: u, naive_uncached: n } = total;
+  return `uncached, as shares of what was sent: new messages ${percent(u.new_messages)}, the provider's rounding ${percent(u.rounding)}, reminders ${percent(u.reminders)}, the layers' edits ${percent(u.edits)} (naive: new messages ${percent(n.new_messages)}, rounding ${percent(n.rounding)})`;
+}
 
 /**
  * The same figures per session, beside the pooled total: a pooled figure can hide the session
@@ -179,14 +193,15 @@ function formatDistribution(report: ReplayReport): string[] {
   const width = Math.max(...SPREAD_ROWS.map((r) => r.title.length));
   const line = (title: string, cells: string[]): string =>
     [title.padEnd(width), ...cells.map((cell) => cell.padStart(7))].join("  ");
-  const pooled: Record<string, number> = { ...total };
+  const pooled = (figure: (typeof SPREAD_ROWS)[number]["figure"]): number =>
+    figure === "uncached_edits" ? total.uncached.edits : total[figure];
   return [
     `per session (${d.sessions}): ${d.costlier_than_naive} costlier than naive at 0.1×, ${d.layers_costlier_than_naive} without the reminders' tokens (the layers alone):`,
     line("", columns),
     ...SPREAD_ROWS.map((r) =>
       line(r.title, [
         ...(["min", "median", "p90", "max"] as const).map((q) => r.format(d[r.figure][q])),
-        r.format(pooled[r.figure] ?? 0),
+        r.format(pooled(r.figure)),
       ]),
     ),
   ];

@@ -160,6 +160,15 @@ describe("replay", () => {
     assert.equal(stats.naive_cost_r01, 2912 + 0.1 * 4992);
     assert.equal(stats.naive_cost_r025, 2912 + 0.25 * 4992);
     assert.equal(stats.naive_peak_tokens, 2744);
+    // Uncached: the first request whole (new), then each request's new round (8 + 504) and the
+    // 56 tokens its cached prefix lost to the 128-token steps. Naive edits nothing.
+    assert.deepEqual(stats.naive_uncached, {
+      new_messages: (1208 + 3 * 512) / 7904,
+      rounding: (3 * 56) / 7904,
+      reminders: 0,
+      edits: 0,
+    });
+    assert.deepEqual(stats.uncached, stats.naive_uncached, "naive against itself");
   });
 
   test("a toy policy that drops results once used gives the numbers computed by hand", async () => {
@@ -183,6 +192,33 @@ describe("replay", () => {
     assert.equal(stats.cost_ratio_r01, (2951 + 345.6) / (2912 + 499.2));
     assert.equal(stats.cost_ratio_r025, (2951 + 864) / (2912 + 1248));
     assert.equal(stats.peak_tokens, 1746);
+    // Uncached 2951: new 1208 + 3 × 512; rounding 56, 1219 − 1152 and 1232 − 1152; the two
+    // "gone" results' text, 2 tokens (their framing is in the shared prefix), are the edits.
+    assert.deepEqual(stats.uncached, {
+      new_messages: 2744 / 6407,
+      rounding: (56 + 67 + 80) / 6407,
+      reminders: 0,
+      edits: 4 / 6407,
+    });
+    const { new_messages, rounding, reminders, edits } = stats.uncached;
+    assert.ok(
+      Math.abs(new_messages + rounding + reminders + edits - (1 - stats.cache_hit_ratio)) < 1e-12,
+    );
+  });
+
+  test("a new result the view sends cut is still new, not an edit", async () => {
+    const cutEveryResult: ReplayPolicy = {
+      name: "cut",
+      view: (history) => ({
+        messages: history.map((message) =>
+          message.role === "tool" ? { ...message, content: "cut" } : message,
+        ),
+      }),
+    };
+    const replay = await replaySession(session(TOY), cutEveryResult, 128_000);
+    const stats = statsOf(replay.policy, replay.naive);
+    assert.equal(stats.uncached.edits, 0);
+    assert.ok(stats.uncached.new_messages > 0);
   });
 
   test("over_window counts the requests whose view is larger than the window", async () => {
@@ -680,6 +716,14 @@ describe("pitcrew context replay", () => {
     ]) {
       assert.equal(typeof total[field], "number", field);
     }
+    for (const field of ["uncached", "naive_uncached"]) {
+      assert.deepEqual(Object.keys(total[field] as unknown as object), [
+        "new_messages",
+        "rounding",
+        "reminders",
+        "edits",
+      ]);
+    }
     const distribution = report.distribution as Record<string, unknown>;
     assert.equal(distribution.sessions, 1);
     for (const figure of [
@@ -688,6 +732,7 @@ describe("pitcrew context replay", () => {
       "cost_ratio_r01",
       "cost_ratio_r025",
       "layers_cost_ratio_r01",
+      "uncached_edits",
       "over_window",
     ]) {
       assert.deepEqual(Object.keys(distribution[figure] as object), [
@@ -728,6 +773,11 @@ describe("pitcrew context replay", () => {
     assert.match(stdout, /toy\.traj\.json\s+5\s/);
     assert.match(stdout, /^total\s+9\s/m);
     assert.match(stdout, /2 files, 9 requests replayed in \d+\.\d s/);
+    assert.match(
+      stdout,
+      /uncached, as shares of what was sent: new messages \d+\.\d%, the provider's rounding \d+\.\d%, reminders 0\.0%, the layers' edits 0\.0% \(naive: /,
+    );
+    assert.match(stdout, /^edits \(% of sent\)\s+0\.0\s+0\.0\s+0\.0\s+0\.0\s+0\.0$/m);
   });
 
   test("as a process: bad arguments exit 2 with the usage line, a bad file 1 with its error", async () => {

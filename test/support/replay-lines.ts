@@ -5,7 +5,13 @@
 import type { Distribution, ReplayStats } from "../../src/context/replay/replay.ts";
 
 export function statsLine(name: string, s: ReplayStats): string {
-  return `${name}: tokens ${s.tokens_ratio.toFixed(3)}, cache ${s.cache_hit_ratio.toFixed(3)} (naive ${s.naive_cache_hit_ratio.toFixed(3)}), cost@0.1 ${s.cost_ratio_r01.toFixed(3)} (layers ${s.layers_cost_ratio_r01.toFixed(3)}), cost@0.25 ${s.cost_ratio_r025.toFixed(3)}, over ${s.over_window}, compactions ${s.compactions}, peak ${s.peak_tokens}`;
+  return `${name}: tokens ${s.tokens_ratio.toFixed(3)}, cache ${s.cache_hit_ratio.toFixed(3)} (naive ${s.naive_cache_hit_ratio.toFixed(3)}), cost@0.1 ${s.cost_ratio_r01.toFixed(3)} (layers ${s.layers_cost_ratio_r01.toFixed(3)}), cost@0.25 ${s.cost_ratio_r025.toFixed(3)}, over ${s.over_window}, compactions ${s.compactions}, peak ${s.peak_tokens}; uncached: ${uncachedWords(s)}`;
+}
+
+function uncachedWords(s: ReplayStats): string {
+  const p = (share: number): string => `${(share * 100).toFixed(2)}%`;
+  const { uncached: u, naive_uncached: n } = s;
+  return `new ${p(u.new_messages)} (naive ${p(n.new_messages)}), rounding ${p(u.rounding)} (naive ${p(n.rounding)}), reminders ${p(u.reminders)}, edits ${p(u.edits)}`;
 }
 
 export function distributionLines(name: string, d: Distribution): string[] {
@@ -22,6 +28,7 @@ export function distributionLines(name: string, d: Distribution): string[] {
     `  ${spread("cost@0.1", "cost_ratio_r01")}`,
     `  ${spread("cost@0.25", "cost_ratio_r025")}`,
     `  ${spread("cost@0.1, layers", "layers_cost_ratio_r01")}`,
+    `  ${spread("edits (% of sent)", "uncached_edits", 100)}`,
     `  ${spread("over", "over_window")}`,
   ];
 }

@@ -154,6 +154,14 @@ export interface Tally {
   compactions: number;
   /** Tokens of the reminders among `tokens` (never cached). */
   reminderTokens: number;
+  /**
+   * Uncached tokens that were new: the messages the session added since the request before
+   * (the previous answer and its results; the whole history and the tools for the first), in
+   * whatever form the view sends them.
+   */
+  uncachedNew: number;
+  /** Tokens of the shared prefix the provider did not serve: its 128-token steps and minimum. */
+  uncachedRounding: number;
 }
 
 export const EMPTY_TALLY: Tally = {
@@ -165,6 +173,8 @@ export const EMPTY_TALLY: Tally = {
   peak: 0,
   compactions: 0,
   reminderTokens: 0,
+  uncachedNew: 0,
+  uncachedRounding: 0,
 };
 
 export function addTally(a: Tally, b: Tally): Tally {
@@ -177,6 +187,8 @@ export function addTally(a: Tally, b: Tally): Tally {
     peak: Math.max(a.peak, b.peak),
     compactions: a.compactions + b.compactions,
     reminderTokens: a.reminderTokens + b.reminderTokens,
+    uncachedNew: a.uncachedNew + b.uncachedNew,
+    uncachedRounding: a.uncachedRounding + b.uncachedRounding,
   };
 }
 
@@ -216,6 +228,34 @@ export interface ReplayStats {
    * never cached, so it costs its tokens at full price).
    */
   layers_cost_ratio_r01: number;
+  /** What was sent uncached, by cause, each as a share of tokens_sent (they sum to 1 − cache_hit_ratio). */
+  uncached: UncachedShares;
+  /** The same for naive: its new messages and the rounding (naive edits nothing, sends no reminder). */
+  naive_uncached: UncachedShares;
+}
+
+/**
+ * Why tokens went uncached, as shares of all sent. `new_messages` is what no policy can have
+ * cached (each request's new messages, sent as they are); `rounding` the provider's cache steps;
+ * `reminders` the late-injected reminders; `edits` the rest: what the layers' changes to the view
+ * (stubs, clearing, compaction and its handoff request, cuts) made the provider read again.
+ */
+export interface UncachedShares {
+  new_messages: number;
+  rounding: number;
+  reminders: number;
+  edits: number;
+}
+
+function uncachedShares(tally: Tally): UncachedShares {
+  const share = (tokens: number): number => (tally.tokens === 0 ? 0 : tokens / tally.tokens);
+  const uncached = tally.tokens - tally.cached;
+  return {
+    new_messages: share(tally.uncachedNew),
+    rounding: share(tally.uncachedRounding),
+    reminders: share(tally.reminderTokens),
+    edits: share(uncached - tally.uncachedNew - tally.uncachedRounding - tally.reminderTokens),
+  };
 }
 
 /** a / b, where nothing against nothing is 1 (the same as naive). */
@@ -254,6 +294,8 @@ export function statsOf(policy: Tally, naive: Tally): ReplayStats {
       inputCost(policy, low) - policy.reminderTokens,
       inputCost(naive, low),
     ),
+    uncached: uncachedShares(policy),
+    naive_uncached: uncachedShares(naive),
   };
 }
 
@@ -287,11 +329,26 @@ class Meter {
     this.window = window;
   }
 
-  /** Counts one request and returns its tokens. */
-  send(segments: Segment[], turn: number, kind: RequestRecord["kind"]): number {
+  /**
+   * Counts one request and returns its tokens. `fresh` are the tokens of its new messages, and
+   * `reminder` those of its reminder: both are uncached by nature, and what else is uncached
+   * beyond the provider's rounding is what the policy's edits cost.
+   */
+  send(
+    segments: Segment[],
+    turn: number,
+    kind: RequestRecord["kind"],
+    { fresh = 0, reminder = 0 }: { fresh?: number; reminder?: number } = {},
+  ): number {
     const tokens = segments.reduce((sum, segment) => sum + segment.tokens, 0);
-    const cached = cachedTokens(commonPrefixTokens(this.previous, segments));
+    const prefix = commonPrefixTokens(this.previous, segments);
+    const cached = cachedTokens(prefix);
     this.previous = segments;
+    const rounding = Math.min(prefix, tokens) - cached;
+    const reminded = Math.min(reminder, tokens - cached - rounding);
+    this.tally.uncachedRounding += rounding;
+    this.tally.reminderTokens += reminded;
+    this.tally.uncachedNew += Math.min(fresh, tokens - cached - rounding - reminded);
     this.records.push({ turn, kind, tokens, cached });
     const tally = this.tally;
     if (kind === "turn") tally.requests++;
@@ -302,6 +359,12 @@ class Meter {
     if (tokens > this.window) tally.overWindow++;
     return tokens;
   }
+}
+
+/** The tool-call ids a message makes or answers. */
+function callIds(message: Message): string[] {
+  if (message.role === "tool") return [message.toolCallId];
+  return message.role === "assistant" ? message.toolCalls.map((call) => call.id) : [];
 }
 
 export interface SessionReplay {
@@ -334,11 +397,23 @@ export async function replaySession(
   const naive = new Meter(window);
   const history = session.history;
   let requestNumber = 0;
+  let previousTurn = -1;
   for (const [turn, message] of history.entries()) {
     if (message.role !== "assistant") continue;
     requestNumber++;
     const before = history.slice(0, turn);
-    naive.send(withTools(before), turn, "turn");
+    // New since the request before: its answer and what followed (everything, at the first), in
+    // whatever form the view sends them (a result cut to fit the window is still new).
+    const first = previousTurn < 0;
+    const added = history.slice(Math.max(0, previousTurn), turn);
+    const addedIds = new Set(added.flatMap(callIds));
+    const isNew = (m: Message): boolean =>
+      added.includes(m) || callIds(m).some((id) => addedIds.has(id));
+    const freshIn = (messages: readonly Message[]): number =>
+      messages.reduce((sum, m) => sum + (isNew(m) ? counter.segment(m).tokens : 0), 0) +
+      (first ? tools.reduce((sum, segment) => sum + segment.tokens, 0) : 0);
+    previousTurn = turn;
+    naive.send(withTools(before), turn, "turn", { fresh: freshIn(before) });
     const view = await policy.view(before, window);
     for (const [label, messages] of [
       ["summary request", view.summaryRequest],
@@ -355,9 +430,10 @@ export async function replaySession(
     }
     if (view.compacted === true) measured.tally.compactions++;
     if (view.summaryRequest) measured.send(withTools(view.summaryRequest), turn, "summary");
-    const tokens = measured.send(withTools(view.messages), turn, "turn");
-    if (view.reminder !== undefined)
-      measured.tally.reminderTokens += counter.segment(view.reminder).tokens;
+    const tokens = measured.send(withTools(view.messages), turn, "turn", {
+      fresh: freshIn(view.messages),
+      reminder: view.reminder === undefined ? 0 : counter.segment(view.reminder).tokens,
+    });
     policy.record?.(tokens);
   }
   return {
@@ -398,6 +474,8 @@ export interface Distribution {
   cost_ratio_r01: Spread;
   cost_ratio_r025: Spread;
   layers_cost_ratio_r01: Spread;
+  /** Share of what was sent that the layers' edits made uncached (UncachedShares.edits). */
+  uncached_edits: Spread;
   over_window: Spread;
   /** Sessions whose input cost at 0.1× is above naive's. */
   costlier_than_naive: number;
@@ -434,6 +512,7 @@ export function distributionOf(files: readonly ReplayStats[]): Distribution {
     cost_ratio_r01: of((s) => s.cost_ratio_r01),
     cost_ratio_r025: of((s) => s.cost_ratio_r025),
     layers_cost_ratio_r01: of((s) => s.layers_cost_ratio_r01),
+    uncached_edits: of((s) => s.uncached.edits),
     over_window: of((s) => s.over_window),
     costlier_than_naive: files.filter((s) => s.cost_ratio_r01 > 1).length,
     layers_costlier_than_naive: files.filter((s) => s.layers_cost_ratio_r01 > 1).length,
