@@ -1,5 +1,5 @@
 /**
- * `pitcrew sandbox` as a person runs it: `node src/cli.ts sandbox …` in a real process, checked
+ * `pitcrew sandbox` as a person runs it: `node dist/cli.js sandbox …` (the bundle) in a real process, checked
  * by exit status, stdout and stderr.
  */
 import assert from "node:assert/strict";
@@ -17,9 +17,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { builtCli } from "./support/built.ts";
 import { needsBwrap } from "./support/bwrap.ts";
 
-const CLI = join(import.meta.dirname, "..", "src", "cli.ts");
+/** The CLI as it ships: the bundle, built for this test process. */
+const CLI = await builtCli();
 const root = realpathSync(mkdtempSync(join(tmpdir(), "pitcrew-cli-test-")));
 after(() => rmSync(root, { recursive: true, force: true }));
 

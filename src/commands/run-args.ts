@@ -3,6 +3,7 @@
  * limit, the sandbox, whether to start from uncommitted changes, and JSON events for scripts; the
  * API key from the environment. Bad input is a named usage error (present/usage.ts's words).
  */
+import { statSync } from "node:fs";
 import { PitcrewError } from "../errors.ts";
 import { DEFAULTS } from "../config/config.ts";
 import type { LocalTask } from "../run/ends/local-request.ts";
@@ -48,12 +49,15 @@ export function parseRunArgs(
   const maxTurns = countOption(parsed, "max-turns", "of turns", DEFAULTS.maxTurns);
   const contextWindow = countOption(parsed, "context-window", "of tokens", DEFAULTS.contextWindow);
   const sandbox = sandboxChoice(stringOption(parsed, "sandbox") ?? "auto", BAD_OPTION, "--sandbox");
+  // What was typed is checked before what the environment lacks: a missing folder is named first.
+  const repo = stringOption(parsed, "repo") ?? process.cwd();
+  checkRepoFolder(repo);
   const apiKey = env.OPENAI_API_KEY ?? "";
   if (apiKey.trim() === "") throw new PitcrewError("cli-no-api-key", RUN_WORDS.noApiKey);
   return {
     help: false,
     args: {
-      repo: stringOption(parsed, "repo") ?? process.cwd(),
+      repo,
       model: stringOption(parsed, "model") ?? env.PITCREW_MODEL ?? DEFAULTS.model,
       baseUrl: stringOption(parsed, "base-url") ?? env.OPENAI_BASE_URL,
       maxTurns,
@@ -66,4 +70,16 @@ export function parseRunArgs(
       json: flag("json"),
     },
   };
+}
+
+/** `--repo` names a folder that is there: a usage error otherwise, before git is asked. */
+function checkRepoFolder(repo: string): void {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(repo).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new PitcrewError("run-no-such-folder", RUN_WORDS.noSuchRepo(repo));
+  }
+  if (!isFolder) throw new PitcrewError("run-not-a-folder", RUN_WORDS.repoNotAFolder(repo));
 }

@@ -7,10 +7,9 @@
  * compaction and at the end; `--continue` picks the last run up on its own branch. A usage error
  * is pitcrew's sentence and the usage line, exit 2.
  */
-import { statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { PitcrewError, describeError } from "../errors.ts";
-import { RUN_HELP, RUN_USAGE, RUN_WORDS } from "../present/usage.ts";
+import { RUN_HELP, RUN_USAGE } from "../present/usage.ts";
 import { START_WORDS } from "../present/progress.ts";
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_USAGE } from "../run/ends/local-exit.ts";
 import type { NotesStore } from "../store/store.ts";
@@ -31,7 +30,6 @@ export async function runCommand(
       return 0;
     }
     parsed = read.args;
-    checkRepoFolder(parsed.repo);
   } catch (error) {
     const usage =
       error instanceof PitcrewError && error.code === "cli-no-api-key" ? "" : `${RUN_USAGE}\n`;
@@ -61,8 +59,12 @@ export async function runCommand(
   try {
     store = await repositoryNotes(parsed.repo);
   } catch (error) {
-    process.stderr.write(`pitcrew run: ${describeError(error)}\n`);
-    return EXIT_FAILED;
+    // A --repo (or a working directory) outside any checkout is a usage error like a missing one.
+    const misused = error instanceof PitcrewError && error.code === "run-not-a-repository";
+    process.stderr.write(
+      `pitcrew run: ${describeError(error)}\n${misused ? `${RUN_USAGE}\n` : ""}`,
+    );
+    return misused ? EXIT_USAGE : EXIT_FAILED;
   }
   const mode: ViewMode = parsed.json ? "json" : process.stderr.isTTY ? "tty" : "plain";
   const view = createRunView({
@@ -103,16 +105,4 @@ export async function runCommand(
     view.stop();
     process.off("SIGINT", onSigint);
   }
-}
-
-/** `--repo` names a folder that is there: a usage error otherwise, before git is asked. */
-function checkRepoFolder(repo: string): void {
-  let isFolder: boolean;
-  try {
-    isFolder = statSync(repo).isDirectory();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    throw new PitcrewError("run-no-such-folder", RUN_WORDS.noSuchRepo(repo));
-  }
-  if (!isFolder) throw new PitcrewError("run-not-a-folder", RUN_WORDS.repoNotAFolder(repo));
 }

@@ -5,10 +5,9 @@
  * a clone with the token persisted as an extra header — is the workspace.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { builtAction } from "../support/built.ts";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
 import { FAKE_WORKFLOW_PATH, startGitHubServer } from "../support/github-server.ts";
 import type { FakeGitHub } from "../support/github-server.ts";
@@ -18,21 +17,7 @@ import type { ModelServer, Script } from "../support/model-server.ts";
 export const GITHUB_TOKEN = "ghs_e2eTokenAbcdefghijklmnopqrstuvwxyz0123";
 export const API_KEY = "sk-e2e-model-key-0123456789abcdef";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-let built: Promise<string> | undefined;
-
-/** Builds the action once per test process into a temporary dist/ (the committed one stays). */
-export function builtAction(): Promise<string> {
-  built ??= new Promise((resolve, reject) => {
-    const out = join(realpathSync(mkdtempSync(join(tmpdir(), "pitcrew-dist-"))), "dist");
-    execFile(process.execPath, ["scripts/build.mjs", out], { cwd: ROOT }, (error) => {
-      if (error) reject(new Error(`the build failed: ${error.message}`));
-      else resolve(join(out, "index.js"));
-    });
-  });
-  return built;
-}
+export { builtAction };
 
 export interface World {
   root: string;

@@ -21,14 +21,15 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { needsBwrap } from "../support/bwrap.ts";
+import { builtCli } from "../support/built.ts";
 import { createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
 import type { FixtureRepo } from "../support/fixture-repo.ts";
 import { callTools, say, startModelServer } from "../support/model-server.ts";
 import type { ModelServer, Script } from "../support/model-server.ts";
 
-const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+/** The CLI as it ships: the bundle, built for this test process. */
+const CLI = await builtCli();
 const KEY = "sk-test-key";
 
 const fixtures: FixtureRepo[] = [];
@@ -44,7 +45,7 @@ interface Ran {
   stderr: string;
 }
 
-/** `node src/cli.ts <args>` with a clean environment (plus `env`), never throwing. */
+/** `node dist/cli.js <args>` (the bundle) with a clean environment (plus `env`), never throwing. */
 function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(
@@ -158,16 +159,29 @@ describe("pitcrew run --help and argument errors", () => {
     assert.equal(fixtureGit(home.repo, "branch", "--list", "pitcrew/*"), "", "nothing was made");
   });
 
-  test("a folder that is not a repository says so (exit 1), not 'does not exist'", async () => {
+  test("a folder that is not a repository says so, not 'does not exist': a usage error, exit 2", async () => {
     const home = fixture("run-args-nogit");
     rmSync(join(home.repo, ".git"), { recursive: true });
     const { code, stderr } = await cli(["run", "--repo", home.repo, "x"], {
       HOME: home.home,
       OPENAI_API_KEY: KEY,
     });
-    assert.equal(code, 1);
+    assert.equal(code, 2);
     assert.match(stderr, /run-not-a-repository: \S+ is not inside a git repository/);
+    assert.match(stderr, USAGE_LINE);
     assert.doesNotMatch(stderr, /does not exist/);
+  });
+
+  test("what was typed is checked before what the environment lacks: a missing folder first, then the key", async () => {
+    const home = fixture("run-args-order");
+    const missing = join(home.root, "no-such-folder");
+    const first = await cli(["run", "--repo", missing, "x"], { HOME: home.home });
+    assert.equal(first.code, 2);
+    assert.match(first.stderr, /run-no-such-folder: --repo \S+ does not exist/);
+    assert.doesNotMatch(first.stderr, /API key/);
+    const second = await cli(["run", "--repo", home.repo, "x"], { HOME: home.home });
+    assert.equal(second.code, 2);
+    assert.match(second.stderr, /cli-no-api-key: No API key: set OPENAI_API_KEY/);
   });
 
   test("pitcrew context replay: the same sentences and the usage line, exit 2", async () => {

@@ -8,15 +8,16 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { needsBwrap } from "../support/bwrap.ts";
+import { builtCli } from "../support/built.ts";
 import { BUGGY_LINE, FIXED_LINE, createFixtureRepo, fixtureGit } from "../support/fixture-repo.ts";
 import type { FixtureRepo } from "../support/fixture-repo.ts";
 import { callTools, say, startModelServer } from "../support/model-server.ts";
 import type { ModelServer, Script } from "../support/model-server.ts";
 
-const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+/** The CLI as it ships: the bundle, built for this test process. */
+const CLI = await builtCli();
 const run = promisify(execFile);
 
 const fixtures: FixtureRepo[] = [];
@@ -212,14 +213,14 @@ describe("pitcrew run", needsBwrap(), () => {
     );
   });
 
-  test("not a git repository: a named error, exit 1", async () => {
+  test("not a git repository: a named usage error, exit 2", async () => {
     const fixture = createFixtureRepo("run-nogit");
     fixtures.push(fixture);
     rmSync(join(fixture.repo, ".git"), { recursive: true });
     const failed = await run(process.execPath, [CLI, "run", "--repo", fixture.repo, "do it"], {
       env: { PATH: process.env.PATH, HOME: fixture.home, OPENAI_API_KEY: "sk-x" },
     }).catch((error: { code: number; stderr: string }) => error);
-    assert.ok("code" in failed && failed.code === 1);
+    assert.ok("code" in failed && failed.code === 2);
     assert.match(failed.stderr, /not inside a git repository/);
     assert.ok(!existsSync(join(fixture.repo, ".git")));
   });
