@@ -7,7 +7,8 @@
  * how to finish (a title line, then the class) are said once here, beside the system prompt's.
  */
 import type { Excerpt, FailedRun, ProofRun, ProofStep } from "../domain/ci.ts";
-import { fence, instructionsPart } from "./prompt.ts";
+import { fence } from "../present/fence.ts";
+import { instructionsPart } from "./prompt.ts";
 
 /** One commit between the last green run and the failing one. */
 export interface SinceCommit {

@@ -7,7 +7,8 @@
  */
 import type { FlakeEntry } from "../domain/flaky.ts";
 import { FLAKE_CATEGORIES } from "../domain/flaky.ts";
-import { fence, instructionsPart } from "./prompt.ts";
+import { fence } from "../present/fence.ts";
+import { instructionsPart } from "./prompt.ts";
 
 export interface FlakyFacts {
   entry: FlakeEntry;

@@ -4,7 +4,7 @@
  * flagged ones named but not shown), that read, write and edit reach them and bash does not, and
  * what belongs in memory.
  */
-import { fence } from "../agent/prompt.ts";
+import { fence } from "../present/fence.ts";
 import { MEMORY_ROOT, SKILLS_ROOT } from "../domain/memory.ts";
 import type { NamespaceEntry } from "../domain/memory.ts";
 

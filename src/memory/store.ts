@@ -9,7 +9,8 @@
 import { Buffer } from "node:buffer";
 import { MEMORY_ROOT } from "../domain/memory.ts";
 import type { GitDataPort, MemoryAuthor, NamespaceEntry, TreeFile } from "../domain/memory.ts";
-import { applyEdit, argumentProblem, editProblem } from "../agent/tools/edit.ts";
+import { applyEdit, argumentProblem } from "../domain/edit.ts";
+import { editProblem } from "../present/edit-words.ts";
 import { PitcrewError } from "../errors.ts";
 import { scanForSecrets, scanNames, showSource } from "../git/secret-scan.ts";
 import type { Finding } from "../git/secret-scan.ts";

@@ -7,7 +7,8 @@
  */
 import type { BrokenTest, FlakeEntry, FlakeOccurrence, RerunBatch } from "../domain/flaky.ts";
 import type { FlakeVerdict } from "../domain/flaky.ts";
-import { fixConfidence, rerunWords } from "../stats/confidence.ts";
+import { fixConfidence } from "../stats/confidence.ts";
+import { rerunWords } from "./rerun-words.ts";
 import { codeSpan } from "./text.ts";
 
 /** The hidden line a tracking issue is found by: its entry's key. */

@@ -1,7 +1,7 @@
 /**
  * The numbers behind a flake's confirmation: how sure a batch of reruns makes us of a failure rate
  * (the Wilson score interval; the rule of three's exact form when nothing failed), how sure a green
- * batch after a fix makes us that the fix worked, and the one line that says so in a report. Pure
+ * batch after a fix makes us that the fix worked (present/rerun-words.ts says it in words). Pure
  * arithmetic; running the reruns is the harness's job.
  */
 
@@ -45,25 +45,4 @@ interface Counts {
 export function fixConfidence(before: Counts, after: Counts): number | undefined {
   if (after.failures !== 0 || before.failures === 0) return undefined;
   return 1 - (1 - before.failures / before.runs) ** after.runs;
-}
-
-/** A fraction in whole percents, without the sign. */
-function percents(fraction: number): number {
-  return Math.round(fraction * 100);
-}
-
-/**
- * One batch in words, for the issue and the pull request: `shuffled: 3/20 failed (15%; 95% interval
- * 5–36%)`, or for a green batch the rate it rules out, `isolated: 0/20 failed (a rate above 14%
- * would have shown with 95% confidence)`.
- */
-export function rerunWords(batch: { condition: string; runs: number; failures: number }): string {
-  const { condition, runs, failures } = batch;
-  if (runs === 0) return `${condition}: not run`;
-  const seen = `${condition}: ${failures}/${runs} failed`;
-  if (failures === 0) {
-    return `${seen} (a rate above ${percents(neverFailedBound(runs))}% would have shown with 95% confidence)`;
-  }
-  const { low, high } = wilson(failures, runs);
-  return `${seen} (${percents(failures / runs)}%; 95% interval ${percents(low)}–${percents(high)}%)`;
 }

@@ -9,11 +9,11 @@ import {
   COMMENT_LIMIT,
   SYSTEM_PROMPT,
   dispatchTaskPrompt,
-  fence,
   localTaskPrompt,
   threadTaskPrompt,
 } from "../../src/agent/prompt.ts";
 import { PITCREW_COMMENT_MARKER } from "../../src/domain/conversation.ts";
+import { fence } from "../../src/present/fence.ts";
 import type { CommentInfo, IssueInfo, PullInfo } from "../../src/domain/conversation.ts";
 import { parseEvent } from "../../src/triggers/event.ts";
 import type { Task } from "../../src/domain/task.ts";

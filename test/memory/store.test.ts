@@ -8,7 +8,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { editProblem } from "../../src/agent/tools/edit.ts";
+import { editProblem } from "../../src/present/edit-words.ts";
 import type { GitDataPort, MemoryAuthor } from "../../src/domain/memory.ts";
 import { localGitData } from "../../src/git/git-data.ts";
 import { createMemoryStore, MEMORY_LIMITS } from "../../src/memory/store.ts";

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { fixConfidence, neverFailedBound, rerunWords, wilson } from "../../src/stats/confidence.ts";
+import { fixConfidence, neverFailedBound, wilson } from "../../src/stats/confidence.ts";
+import { rerunWords } from "../../src/present/rerun-words.ts";
 
 function near(actual: number | undefined, expected: number, digits = 3): void {
   assert.ok(

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { RerunBatch } from "../../domain/flaky.ts";
 import type { ToolOutcome } from "../../domain/tools.ts";
-import { rerunWords } from "../../stats/confidence.ts";
+import { rerunWords } from "../../present/rerun-words.ts";
 import { BASH_MAX_TIMEOUT_MS, runLine } from "./bash.ts";
 import { defineTool, failure } from "./tool.ts";
 import type { AnyTool } from "./tool.ts";

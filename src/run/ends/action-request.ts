@@ -6,7 +6,8 @@
 import { describeError } from "../../errors.ts";
 import { createModelClient } from "../../agent/model.ts";
 import { cachedPriceRatio } from "../../agent/pricing.ts";
-import { dispatchTaskPrompt, fence, threadTaskPrompt } from "../../agent/prompt.ts";
+import { dispatchTaskPrompt, threadTaskPrompt } from "../../agent/prompt.ts";
+import { fence } from "../../present/fence.ts";
 import type { Config } from "../../config/config.ts";
 import type { CommentInfo, IssueInfo, PullInfo } from "../../domain/conversation.ts";
 import type { Task } from "../../domain/task.ts";

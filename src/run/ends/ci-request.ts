@@ -5,7 +5,7 @@
  * failing step still fails is sent back once more with its output.
  */
 import { ciRepairPrompt } from "../../agent/ci-prompt.ts";
-import { fence } from "../../agent/prompt.ts";
+import { fence } from "../../present/fence.ts";
 import type { Config } from "../../config/config.ts";
 import { findWeakenings } from "../../ci/weakened.ts";
 import type { ProofRun, Weakening } from "../../domain/ci.ts";
