@@ -54,7 +54,8 @@ export function summaryTitle(summary: string): string | undefined {
   return line.replace(/\.$/, "");
 }
 
-function shortTitle(text: string): string {
+/** A title cut at a word to the length a title takes (72), marked with an ellipsis. */
+export function shortTitle(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   if (line.length <= TITLE_LIMIT) return line;
   const space = line.lastIndexOf(" ", TITLE_LIMIT - 1);

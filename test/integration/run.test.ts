@@ -111,7 +111,9 @@ const FIX: Script = [
     },
   ]),
   callTools([{ name: "bash", arguments: args({ command: "npm test --silent" }) }]),
-  say("add() subtracted instead of adding. Fixed calc.js; npm test passes."),
+  say(
+    "Fix add(): it subtracted instead of adding\n\nadd() subtracted instead of adding. Fixed calc.js; npm test passes.",
+  ),
 ];
 
 describe("pitcrew run", needsBwrap(), () => {
@@ -149,9 +151,14 @@ describe("pitcrew run", needsBwrap(), () => {
       1,
       "the worktree is gone",
     );
+    // The subject is what the agent says it changed; the task is said below its answer.
     assert.equal(
       fixtureGit(used.repo, "log", "--format=%s", "-1", branch),
-      "make the calc test pass",
+      "Fix add(): it subtracted instead of adding",
+    );
+    assert.match(
+      fixtureGit(used.repo, "log", "--format=%b", "-1", branch),
+      /Fixed calc\.js; npm test passes\.\n\nTask: make the calc test pass/,
     );
   });
 
@@ -333,8 +340,8 @@ describe("pitcrew run", needsBwrap(), () => {
     assert.ok(branch, next.stdout);
     assert.match(fixtureGit(first.fixture.repo, "show", `${branch}:calc.js`), /return a \+ b;/);
     assert.equal(
-      fixtureGit(first.fixture.repo, "log", "--format=%s", "-1", branch),
-      "Carry on (pitcrew run --continue)",
+      fixtureGit(first.fixture.repo, "log", "--format=%B", "-1", branch).trim(),
+      "Fix add(): it subtracted instead of adding\n\nadd() subtracted instead of adding. Fixed calc.js; npm test passes.\n\nContinued with pitcrew run --continue.",
     );
     assert.match(next.stdout, /all 2 runs on this branch: turns: 4 /);
   });

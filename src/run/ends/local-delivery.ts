@@ -10,6 +10,7 @@ import { toolCallsFailure } from "../../domain/run-state.ts";
 import type { RunState } from "../../domain/run-state.ts";
 import type { Totals } from "../../domain/usage.ts";
 import { commitAll } from "../../git/worktree.ts";
+import { localCommitMessage, taskSubject } from "../../present/commit-message.ts";
 import type { LocalDelivery } from "../../present/lines.ts";
 import type { DeliveryPort } from "../ports.ts";
 import type { LocalWorkspace } from "./local-workspace.ts";
@@ -41,22 +42,22 @@ export interface LocalView {
 }
 
 export function localDelivery(options: {
-  /** The task as given (its first line titles the commit). */
+  /** The task as given (its first line titles the commit unless the agent gave a title). */
   task: string;
   continue: boolean;
   view: LocalView;
 }): DeliveryPort<LocalWorkspace, LocalOutcome> {
   const { view } = options;
-  const firstLine = (options.task.split("\n")[0] ?? "").slice(0, 72);
-  /** The first line of the commit message. */
-  const title = options.continue
-    ? firstLine || "Carry on (pitcrew run --continue)"
-    : firstLine || "pitcrew run";
+  const asked = { task: options.task, continuing: options.continue };
   return {
     observe: (event, state) => view.onEvent(event, state),
     handOver: async (result, state, workspace) => {
       view.stop();
-      const message = `${title}\n\n${result.summary}`.trim();
+      const message = localCommitMessage({
+        ...asked,
+        summary: result.summary,
+        stopReason: result.stopReason,
+      });
       const commit = await commitAll(workspace.worktree, message);
       const kept = workspace.existed || commit.committed;
       const toolFailure = toolCallsFailure(state);
@@ -79,7 +80,7 @@ export function localDelivery(options: {
           ? null
           : await commitAll(
               workspace.worktree,
-              `pitcrew run (interrupted): ${title.slice(0, 60)}`,
+              `pitcrew run (interrupted): ${taskSubject(asked).slice(0, 60)}`,
             ).catch(() => null);
       const nothingToContinue =
         error instanceof PitcrewError && error.code === "run-nothing-to-continue";
