@@ -236,7 +236,7 @@ export interface ReplayStats {
 
 /**
  * Why tokens went uncached, as shares of all sent. `new_messages` is what no policy can have
- * cached (each request's new messages, sent as they are); `rounding` the provider's cache steps;
+ * cached (each request's new messages, in whatever form sent); `rounding` the provider's cache steps;
  * `reminders` the late-injected reminders; `edits` the rest: what the layers' changes to the view
  * (stubs, clearing, compaction and its handoff request, cuts) made the provider read again.
  */
