@@ -96,12 +96,14 @@ export function layeredPolicy(options: LayeredPolicyOptions = {}): ContextPolicy
         compactor: summarize,
       });
       const rebased = prepared.fired.includes("compact") || prepared.fired.includes("drop");
-      if (facts && (news || rebased)) timeSaid = facts.now;
+      // A rebased request always ends with the whole reminder; otherwise only news makes one.
+      const reminded = facts !== null && (news || rebased);
+      if (reminded) timeSaid = facts.now;
       if (rebased) rebase();
       return {
         ...prepared,
         compaction: prepared.fired.includes("compact") ? manager.compaction : null,
-        reminder: facts && (news || rebased) ? (prepared.messages.at(-1) ?? null) : null,
+        reminder: reminded ? (prepared.messages.at(-1) ?? null) : null,
       };
     },
     record(usage) {

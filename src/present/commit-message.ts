@@ -5,7 +5,7 @@
  * line (or says the run was a continuation). The agent's answer is the body.
  */
 import type { StopReason } from "../domain/loop.ts";
-import { shortTitle, summaryTitle } from "./pull-request.ts";
+import { afterTitleLine, firstLine, shortTitle, summaryTitle } from "./pull-request.ts";
 
 export interface LocalCommitFacts {
   /** The task as given on the command line ("" when continuing without a new instruction). */
@@ -20,15 +20,17 @@ export function taskSubject({
   task,
   continuing,
 }: Pick<LocalCommitFacts, "task" | "continuing">): string {
-  const first = (task.split("\n")[0] ?? "").trim().slice(0, 72);
-  return first || (continuing ? "Carry on (pitcrew run --continue)" : "pitcrew run");
+  return (
+    firstLine(task).slice(0, 72) ||
+    (continuing ? "Carry on (pitcrew run --continue)" : "pitcrew run")
+  );
 }
 
 export function localCommitMessage(facts: LocalCommitFacts): string {
   const given = facts.stopReason === "done" ? summaryTitle(facts.summary) : undefined;
   if (given === undefined) return `${taskSubject(facts)}\n\n${facts.summary}`.trim();
-  const rest = facts.summary.trim().split("\n").slice(1).join("\n").trim();
-  const first = (facts.task.split("\n")[0] ?? "").trim();
+  const rest = afterTitleLine(facts.summary);
+  const first = firstLine(facts.task);
   const asked =
     first !== ""
       ? `Task: ${first}`

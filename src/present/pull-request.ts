@@ -30,7 +30,8 @@ export interface PullRequestFacts {
 
 const TITLE_LIMIT = 72;
 
-function firstLine(text: string): string {
+/** The first line that says something. */
+export function firstLine(text: string): string {
   return (text.split("\n").find((line) => line.trim() !== "") ?? "").trim();
 }
 
@@ -52,6 +53,11 @@ export function summaryTitle(summary: string): string | undefined {
     .trim();
   if (line.length < 8 || line.length > TITLE_LINE_MAX || /[:：]$/.test(line)) return undefined;
   return line.replace(/\.$/, "");
+}
+
+/** The summary less its first line (the one a title is taken from). */
+export function afterTitleLine(summary: string): string {
+  return summary.trim().split("\n").slice(1).join("\n").trim();
 }
 
 /** A title cut at a word to the length a title takes (72), marked with an ellipsis. */
@@ -91,7 +97,7 @@ export function pullRequestText(facts: PullRequestFacts): { title: string; body:
     audience,
   );
   // The line the title took is not said twice, unless it is all the summary says.
-  const rest = facts.summary.trim().split("\n").slice(1).join("\n").trim();
+  const rest = afterTitleLine(facts.summary);
   const summary = given !== undefined && rest !== "" ? rest : facts.summary;
 
   const ref = threadRef(task);
